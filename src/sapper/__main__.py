@@ -1,0 +1,3 @@
+from sapper.cli import main
+
+raise SystemExit(main())

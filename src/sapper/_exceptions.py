@@ -1,0 +1,41 @@
+"""The one exception hierarchy of sapper.
+
+Every message says what is wrong, where, and what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ArchiveError",
+    "FetchError",
+    "SapperError",
+    "TargetError",
+    "UsageError",
+]
+
+
+class SapperError(Exception):
+    """Base class of every error sapper raises on purpose."""
+
+
+class UsageError(SapperError, ValueError):
+    """The caller asked for something that cannot be done (bad option, bad version...)."""
+
+
+class TargetError(SapperError):
+    """A target (tree, sdist or requirement) could not be analysed."""
+
+    #: Short machine-readable kind of the error, used in JSON error records.
+    kind: str = "target"
+
+
+class ArchiveError(TargetError):
+    """An sdist archive is damaged, unsupported or hostile."""
+
+    kind = "archive"
+
+
+class FetchError(TargetError):
+    """A requirement could not be resolved or downloaded from the package index."""
+
+    kind = "fetch"

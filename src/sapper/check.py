@@ -1,0 +1,225 @@
+"""``sapper check``: analyse targets and decide which setuptools versions fail on them."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._exceptions import SapperError, TargetError, UsageError
+from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
+from .project import BuildSystem, build_system, identify
+from .rules import Context, all_rules
+from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
+from .versions import Catalogue, catalogue, contains
+
+__all__ = ["Options", "check_files", "check_target", "check_targets", "classify_target"]
+
+_DEFAULT = object()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Options:
+    """How to evaluate targets.
+
+    ``setuptools`` pins the version the verdict is for; by default it is the newest
+    release the project's ``build-system.requires`` (and ``python``) allow, as a PEP 517
+    frontend would install. ``cache_dir=None`` disables the download cache; leave it unset
+    for the default cache.
+    """
+
+    setuptools: str | None = None
+    enforce_deprecations: bool = False
+    python: str | None = None
+    index_url: str | None = None
+    cache_dir: Path | None | object = _DEFAULT
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    today: _dt.date | None = None
+
+
+def _selected(code: str, options: Options) -> bool:
+    if options.select and not any(code.startswith(p) for p in options.select):
+        return False
+    return not any(code.startswith(p) for p in options.ignore)
+
+
+def status_at(finding: Finding, version: str) -> Status:
+    if contains(finding.fails, version):
+        return "removed"
+    if contains(finding.fails_enforced, version):
+        return "overdue"
+    return "deprecated"
+
+
+def _verdict(
+    findings: Sequence[Finding], bs: BuildSystem, options: Options, cat: Catalogue
+) -> Verdict:
+    enforce = options.enforce_deprecations
+    if bs.uses_setuptools == "no":
+        return Verdict(
+            setuptools="",
+            enforce_deprecations=enforce,
+            outcome="unknown",
+            reason=f"built with {bs.backend}, not setuptools; sapper models setuptools only",
+        )
+    if options.setuptools:
+        version = cat.validate_version(options.setuptools)
+        reason = "--setuptools"
+    else:
+        chosen = cat.select(bs.setuptools, python=options.python)
+        if chosen is None:
+            return Verdict(
+                setuptools="",
+                enforce_deprecations=enforce,
+                outcome="unknown",
+                reason=f"no setuptools release sapper knows matches {bs.setuptools}",
+            )
+        version = chosen
+        reason = (
+            f"newest setuptools allowed by build-system.requires ({bs.setuptools})"
+            if bs.setuptools
+            else "newest setuptools"
+        )
+        if options.python:
+            reason += f" on Python {options.python}"
+    because = tuple(
+        dict.fromkeys(
+            f.code
+            for f in findings
+            if contains(f.fails_enforced if enforce else f.fails, version)
+        )
+    )
+    if bs.uses_setuptools == "assumed":
+        reason += f"; in-tree backend {bs.backend} assumed to wrap setuptools"
+    return Verdict(
+        setuptools=version,
+        enforce_deprecations=enforce,
+        outcome="fails" if because else "builds",
+        because=because,
+        reason=reason,
+    )
+
+
+def check_files(
+    files: ProjectFiles,
+    *,
+    target: str,
+    kind: TargetKind,
+    options: Options | None = None,
+    project: Project | None = None,
+    sha256: str | None = None,
+) -> TargetResult:
+    """Run every selected rule over one project's files and give the verdict."""
+    options = options or Options()
+    cat = catalogue()
+    ctx = Context(files=files, catalogue=cat, today=options.today or cat.today())
+    bs = build_system(files)
+    findings: list[Finding] = []
+    errors: list[ErrorRecord] = []
+    if bs.error:
+        errors.append(ErrorRecord(type="pyproject", message=bs.error))
+    if bs.uses_setuptools != "no":
+        for rule in all_rules():
+            if not _selected(rule.code, options):
+                continue
+            findings.extend(rule.check(ctx))
+    verdict = _verdict(findings, bs, options, cat)
+    version = verdict.setuptools or cat.newest
+    findings = [dataclasses.replace(f, status=status_at(f, version)) for f in findings]
+    return TargetResult(
+        target=target,
+        kind=kind,
+        project=project or identify(files, fallback=Path(target).name),
+        findings=tuple(findings),
+        verdict=verdict,
+        errors=tuple(errors),
+        backend=bs.backend,
+        sha256=sha256,
+    )
+
+
+def classify_target(target: str) -> TargetKind:
+    """``directory``, ``sdist`` or ``pypi``; raises UsageError for anything else."""
+    from .pypi import looks_like_requirement
+
+    path = Path(target)
+    if path.is_dir():
+        return "directory"
+    if path.is_file():
+        if is_sdist_filename(path.name):
+            return "sdist"
+        msg = (
+            f"{target}: not a directory, an sdist (.tar.gz, .tgz, .tar.bz2, .tar.xz, .zip) "
+            "or a requirement"
+        )
+        raise UsageError(msg)
+    if os.sep in target or "/" in target or is_sdist_filename(target):
+        msg = f"{target}: no such file or directory"
+        raise UsageError(msg)
+    if looks_like_requirement(target):
+        return "pypi"
+    msg = f"{target}: not a directory, an sdist file or a requirement such as 'name==1.0'"
+    raise UsageError(msg)
+
+
+def check_target(target: str, options: Options | None = None) -> TargetResult:
+    """Check one target; a target that cannot be analysed gives an error record."""
+    options = options or Options()
+    try:
+        kind = classify_target(target)
+    except UsageError as exc:
+        return TargetResult(
+            target=target, kind="directory", errors=(ErrorRecord(type="usage", message=str(exc)),)
+        )
+    try:
+        if kind == "directory":
+            files = read_directory(target)
+            return check_files(files, target=target, kind=kind, options=options)
+        if kind == "sdist":
+            files = read_sdist(target)
+            return check_files(files, target=target, kind=kind, options=options)
+        from .pypi import DEFAULT_INDEX_URL, Index
+
+        kwargs: dict[str, object] = {}
+        if options.cache_dir is not _DEFAULT:
+            kwargs["cache_dir"] = options.cache_dir
+        index = Index(options.index_url or DEFAULT_INDEX_URL, **kwargs)  # type: ignore[arg-type]
+        download = index.fetch(target)
+        files = read_sdist(download.data, label=download.file.filename)
+        return check_files(
+            files,
+            target=target,
+            kind=kind,
+            options=options,
+            project=Project(name=download.file.name, version=download.file.version),
+            sha256=download.file.sha256,
+        )
+    except TargetError as exc:
+        return TargetResult(
+            target=target, kind=kind, errors=(ErrorRecord(type=exc.kind, message=str(exc)),)
+        )
+    except UsageError:
+        raise
+    except SapperError as exc:  # pragma: no cover - defensive
+        return TargetResult(
+            target=target, kind=kind, errors=(ErrorRecord(type="error", message=str(exc)),)
+        )
+
+
+def check_targets(
+    targets: Iterable[str],
+    options: Options | None = None,
+    *,
+    progress: Callable[[TargetResult], None] | None = None,
+) -> list[TargetResult]:
+    results = []
+    for target in targets:
+        result = check_target(target, options)
+        if progress is not None:
+            progress(result)
+        results.append(result)
+    return results

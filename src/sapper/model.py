@@ -1,0 +1,104 @@
+"""sapper's data model: rules, findings, verdicts and per-target results.
+
+Everything here is a frozen, slotted, picklable dataclass made of plain values,
+so results can cross process boundaries and be serialised to JSON as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "ErrorRecord",
+    "Finding",
+    "Outcome",
+    "Project",
+    "Reference",
+    "Status",
+    "TargetKind",
+    "TargetResult",
+    "Verdict",
+]
+
+#: ``removed``: fails in the evaluated setuptools; ``overdue``: a warning past its due date,
+#: fails there under ``SETUPTOOLS_ENFORCE_DEPRECATION=1``; ``deprecated``: anything else
+#: (warns, or fails only in other versions).
+Status = Literal["removed", "overdue", "deprecated"]
+Outcome = Literal["fails", "builds", "unknown"]
+TargetKind = Literal["directory", "sdist", "pypi"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reference:
+    """A pointer to the changelog entry, issue or source that backs a rule."""
+
+    title: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One deprecated or removed practice found in a project.
+
+    ``fails`` and ``fails_enforced`` are unions of PEP 440 specifier strings (each string is
+    one range; a version fails if any of them contains it) over the released setuptools
+    versions sapper knows. ``fails_enforced`` is the same under
+    ``SETUPTOOLS_ENFORCE_DEPRECATION=1`` and always includes ``fails``.
+    """
+
+    code: str
+    slug: str
+    message: str
+    path: str
+    line: int | None = None
+    column: int | None = None
+    fails: tuple[str, ...] = ()
+    fails_enforced: tuple[str, ...] = ()
+    warns: tuple[str, ...] = ()
+    due_date: str | None = None
+    fix: str | None = None
+    status: Status = "deprecated"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verdict:
+    """What happens when this project is built with one setuptools version."""
+
+    setuptools: str
+    enforce_deprecations: bool
+    outcome: Outcome
+    because: tuple[str, ...] = ()
+    #: Why this setuptools version was chosen (``--setuptools``, newest, or the project's
+    #: ``build-system.requires``), or why the outcome is unknown.
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorRecord:
+    """A target, or a part of it, that could not be analysed."""
+
+    type: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Project:
+    name: str | None = None
+    version: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TargetResult:
+    """Everything sapper found out about one target."""
+
+    target: str
+    kind: TargetKind
+    project: Project = field(default_factory=Project)
+    findings: tuple[Finding, ...] = ()
+    verdict: Verdict | None = None
+    errors: tuple[ErrorRecord, ...] = ()
+    #: The build backend the project declares (``setuptools.build_meta:__legacy__`` when none).
+    backend: str | None = None
+    #: sha256 of the archive for sdist and pypi targets.
+    sha256: str | None = None

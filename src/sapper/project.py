@@ -1,0 +1,147 @@
+"""Facts about a project that decide which backend builds it and with which setuptools."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from email.parser import HeaderParser
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+from .model import Project
+from .sources import ProjectFiles
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["BuildSystem", "build_system", "identify"]
+
+#: What pip uses for a project without ``[build-system]`` (PEP 517 fallback).
+LEGACY_BACKEND = "setuptools.build_meta:__legacy__"
+
+#: Backends that run setuptools (and so read setup.cfg) themselves.
+_SETUPTOOLS_BACKENDS = frozenset(
+    {
+        "setuptools.build_meta",
+        "setuptools.build_meta:__legacy__",
+        "pbr.build",
+        "jupyter_packaging.build_api",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildSystem:
+    backend: str
+    requires: tuple[str, ...]
+    in_tree: bool
+    #: Combined specifier of the setuptools requirements in ``requires`` (None: unconstrained).
+    setuptools: SpecifierSet | None
+    #: ``yes``: the backend is setuptools; ``assumed``: an unknown backend that requires
+    #: setuptools; ``no``: another backend.
+    uses_setuptools: str
+    #: A problem reading pyproject.toml, if any.
+    error: str | None = None
+
+
+def _load_pyproject(files: ProjectFiles) -> tuple[dict[str, Any] | None, str | None]:
+    data = files.files.get("pyproject.toml")
+    if data is None:
+        return None, None
+    try:
+        return tomllib.loads(data.decode("utf-8")), None
+    except UnicodeDecodeError as exc:
+        return None, f"pyproject.toml is not valid UTF-8 ({exc.reason})"
+    except tomllib.TOMLDecodeError as exc:
+        return None, f"pyproject.toml is not valid TOML: {exc}"
+
+
+def build_system(files: ProjectFiles) -> BuildSystem:
+    pyproject, error = _load_pyproject(files)
+    table = pyproject.get("build-system") if isinstance(pyproject, dict) else None
+    if not isinstance(table, dict):
+        requires: tuple[str, ...] = ("setuptools>=40.8.0",)
+        backend = LEGACY_BACKEND
+        in_tree = False
+    else:
+        raw = table.get("requires")
+        requires = tuple(str(r) for r in raw) if isinstance(raw, list) else ()
+        backend = str(table.get("build-backend") or LEGACY_BACKEND)
+        in_tree = bool(table.get("backend-path"))
+    spec: SpecifierSet | None = None
+    wants_setuptools = False
+    for text in requires:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(req.name) != "setuptools":
+            continue
+        if req.marker is not None and not req.marker.evaluate():
+            continue
+        wants_setuptools = True
+        if req.specifier:
+            spec = req.specifier if spec is None else spec & req.specifier
+    if backend in _SETUPTOOLS_BACKENDS or backend.startswith("setuptools.build_meta"):
+        uses = "yes"
+    elif wants_setuptools and in_tree:
+        uses = "assumed"
+    else:
+        uses = "no"
+    return BuildSystem(
+        backend=backend,
+        requires=requires,
+        in_tree=in_tree,
+        setuptools=spec,
+        uses_setuptools=uses,
+        error=error,
+    )
+
+
+_SDIST_NAME = re.compile(r"^(?P<name>.+?)-(?P<version>\d[^-]*)$")
+
+
+def identify(files: ProjectFiles, fallback: str | None = None) -> Project:
+    """Name and version: PKG-INFO, then setup.cfg, then pyproject.toml, then the file name."""
+    pkg_info = files.files.get("PKG-INFO")
+    if pkg_info is not None:
+        headers = HeaderParser().parsestr(pkg_info.decode("utf-8", errors="replace"))
+        name, version = headers.get("Name"), headers.get("Version")
+        if name:
+            return Project(name=str(name).strip(), version=str(version).strip() if version else None)
+    pyproject, _ = _load_pyproject(files)
+    project = pyproject.get("project") if isinstance(pyproject, dict) else None
+    if isinstance(project, dict) and isinstance(project.get("name"), str):
+        version = project.get("version")
+        return Project(name=project["name"], version=version if isinstance(version, str) else None)
+    cfg = files.files.get("setup.cfg")
+    if cfg is not None:
+        name = version = None
+        section = None
+        for raw in cfg.decode("utf-8", errors="replace").splitlines():
+            line = raw.strip()
+            if line.startswith("["):
+                section = line.strip("[] ").lower()
+                continue
+            if section == "metadata" and "=" in line and not raw[:1].isspace():
+                key, _, value = line.partition("=")
+                key = key.strip().lower().replace("-", "_")
+                if key == "name":
+                    name = value.strip()
+                elif key == "version" and not value.strip().startswith(("attr:", "file:")):
+                    version = value.strip()
+        if name:
+            return Project(name=name, version=version)
+    if fallback:
+        stem = re.sub(r"\.(tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|tar|zip)$", "", fallback, flags=re.I)
+        mo = _SDIST_NAME.match(stem)
+        if mo:
+            return Project(name=mo.group("name"), version=mo.group("version"))
+        return Project(name=stem or None)
+    return Project()

@@ -1,0 +1,1 @@
+"""Renderers: text for humans, JSON for machines."""

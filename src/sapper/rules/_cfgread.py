@@ -1,0 +1,139 @@
+"""Read setup.cfg exactly as ``Distribution._parse_config_files`` does, per setuptools era.
+
+setuptools opens setup.cfg as text (UTF-8 since 41.0.0, universal newlines), feeds it to
+``configparser.ConfigParser`` (``optionxform = str`` since 53.1.0, lowercasing before), and
+then calls ``parser.get()`` on every option of every section, which runs ``%`` interpolation.
+This module does the same with the standard library's configparser, so a file fails here
+exactly when it fails there, and adds what configparser does not keep: line numbers.
+"""
+
+from __future__ import annotations
+
+import codecs
+import configparser
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["KeyLocation", "ParsedCfg", "locate_keys", "parse_setup_cfg"]
+
+_SECTCRE = configparser.RawConfigParser.SECTCRE
+_OPTCRE = configparser.RawConfigParser.OPTCRE
+_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyLocation:
+    section: str
+    key: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCfg:
+    """One era's reading of setup.cfg.
+
+    ``error`` is the exception setuptools would get (decoding, syntax, duplicates or
+    interpolation); ``options`` lists ``(section, key, value)`` in setuptools' order, as far
+    as it got before the error.
+    """
+
+    options: tuple[tuple[str, str, str], ...]
+    error: Exception | None
+
+
+def _decode(data: bytes, encoding: str) -> str:
+    """Decode like ``open(path, encoding=...)`` in text mode: universal newlines."""
+    codec = "utf-8"
+    if encoding == "coding-header":
+        for line in data.splitlines()[:2]:
+            mo = _CODING_RE.match(line)
+            if mo:
+                try:
+                    codec = codecs.lookup(mo.group(1).decode("ascii")).name
+                except (LookupError, UnicodeDecodeError):
+                    codec = "utf-8"
+                break
+    wrapper = io.TextIOWrapper(io.BytesIO(data), encoding=codec, newline=None)
+    return wrapper.read()
+
+
+def parse_setup_cfg(
+    data: bytes,
+    *,
+    optionxform_str: bool,
+    encoding: str,
+    skip: frozenset[str] = frozenset(),
+) -> ParsedCfg:
+    """Parse and walk ``data`` as one setuptools era would.
+
+    ``skip`` holds the option names setuptools ignores (inside a virtual environment,
+    the ``install-*`` directory options); they are neither interpolated nor checked.
+    """
+    try:
+        text = _decode(data, encoding)
+    except UnicodeDecodeError as exc:
+        return ParsedCfg(options=(), error=exc)
+    parser = configparser.ConfigParser()
+    if optionxform_str:
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+    try:
+        parser.read_file(io.StringIO(text), source="setup.cfg")
+    except configparser.Error as exc:
+        return ParsedCfg(options=(), error=exc)
+    options: list[tuple[str, str, str]] = []
+    try:
+        for section in parser.sections():
+            for opt in parser.options(section):
+                if opt == "__name__" or opt in skip:
+                    continue
+                value = parser.get(section, opt)
+                options.append((section, opt, value))
+    except configparser.Error as exc:
+        return ParsedCfg(options=tuple(options), error=exc)
+    return ParsedCfg(options=tuple(options), error=None)
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, str]]:
+    text = data.decode("utf-8", errors="replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    yield from enumerate(text.split("\n"), start=1)
+
+
+def locate_keys(data: bytes) -> list[KeyLocation]:
+    """Every ``key = value`` line of the file with its section, line and column (1-based).
+
+    It follows configparser's line rules (full-line ``#``/``;`` comments, indented
+    continuation lines, permissive section and option patterns).
+    """
+    found: list[KeyLocation] = []
+    section: str | None = None
+    option_indent: int | None = None
+    for lineno, raw in _lines(data):
+        stripped = raw.strip()
+        if not stripped or stripped[0] in "#;":
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if section is not None and option_indent is not None and indent > option_indent:
+            continue  # continuation of the previous value
+        mo = _SECTCRE.match(stripped)
+        if mo:
+            section = mo.group("header")
+            option_indent = None
+            continue
+        mo = _OPTCRE.match(stripped)
+        if mo and section is not None:
+            key = mo.group("option").rstrip()
+            found.append(KeyLocation(section, key, lineno, indent + 1))
+            option_indent = indent
+    return found
+
+
+def line_of_offset(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of a byte offset."""
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    column = offset - (before.rfind(b"\n") + 1) + 1
+    return line, column

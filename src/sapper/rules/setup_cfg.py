@@ -1,0 +1,615 @@
+"""setup.cfg rules: keys and syntax, exactly as each setuptools version reads the file.
+
+The verdicts come from replaying ``Distribution._parse_config_files`` with the facts that
+``scripts/gen_setuptools_facts.py`` extracted from every setuptools wheel: which sections
+are checked, which are exempt, whether a key is converted, warned about or rejected, and
+the due date of the warning.
+"""
+
+from __future__ import annotations
+
+import configparser
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from ..model import Finding, Reference
+from ..versions import CfgFacts, KeyCheck
+from ._base import Context, Rule, register
+from ._cfgread import KeyLocation, line_of_offset, locate_keys, parse_setup_cfg
+
+__all__ = ["analyse_setup_cfg"]
+
+PATH = "setup.cfg"
+
+_DOCS = "https://setuptools.pypa.io/en/latest/userguide/declarative_config.html"
+_REF_4870 = Reference(
+    title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
+    url="https://setuptools.pypa.io/en/latest/history.html#v78-0-0",
+)
+_REF_4911 = Reference(
+    title="setuptools 78.0.2 changelog (#4911): removal postponed, deprecated until 2026-03-03",
+    url="https://setuptools.pypa.io/en/latest/history.html#v78-0-2",
+)
+_REF_5011 = Reference(
+    title="pypa/setuptools discussion #5011: dash-separated and uppercase keys",
+    url="https://github.com/pypa/setuptools/discussions/5011",
+)
+_REF_1608 = Reference(
+    title="setuptools 54.1.0 changelog (#1608): dash-separated keys deprecated",
+    url="https://setuptools.pypa.io/en/latest/history.html#v54-1-0",
+)
+_REF_2592 = Reference(
+    title="setuptools 54.1.1 changelog (#2592): uppercase keys in [metadata] deprecated",
+    url="https://setuptools.pypa.io/en/latest/history.html#v54-1-1",
+)
+_REF_1735 = Reference(
+    title="setuptools 41.0.0 changelog (#1735): setup.cfg must be UTF-8",
+    url="https://setuptools.pypa.io/en/latest/history.html#v41-0-0",
+)
+_REF_CONFIGPARSER = Reference(
+    title="Python configparser: supported INI file structure",
+    url="https://docs.python.org/3/library/configparser.html#supported-ini-file-structure",
+)
+
+# Keys setuptools reads from [metadata] (setuptools/config/setupcfg.py,
+# ConfigMetadataHandler) and the aliases it maps, for advice only: verdicts never depend
+# on this table.
+_METADATA_KEYS = frozenset(
+    {
+        "name", "version", "url", "download_url", "project_urls", "author", "author_email",
+        "maintainer", "maintainer_email", "classifiers", "license", "license_files",
+        "license_file", "license_expression", "description", "long_description",
+        "long_description_content_type", "keywords", "platforms", "provides", "requires",
+        "obsoletes",
+    }
+)  # fmt: skip
+_METADATA_ALIASES = {
+    "home_page": "url",
+    "summary": "description",
+    "classifier": "classifiers",
+    "platform": "platforms",
+}
+
+_CONTENT_TYPES = {".rst": "text/x-rst", ".md": "text/markdown", ".markdown": "text/markdown"}
+
+
+def _content_type(filename: str) -> str:
+    return _CONTENT_TYPES.get(PurePosixPath(filename.strip()).suffix.lower(), "text/plain")
+
+
+def _advice(section: str, key: str, value: str) -> tuple[str, str]:
+    """What to write instead of ``key`` in ``section``: (short advice, replacement text)."""
+    name = key.replace("-", "_").lower()
+    if section == "metadata":
+        if name == "description_file":
+            files = value.split()
+            target = files[0] if files else "README.rst"
+            fix = (
+                f"long_description = file: {target}\n"
+                f"long_description_content_type = {_content_type(target)}"
+            )
+            return (
+                f"setuptools never read `{key}` (a pbr key) and ignores it; write "
+                f"`long_description = file: {target}` and "
+                f"`long_description_content_type = {_content_type(target)}`",
+                fix,
+            )
+        if name in _METADATA_ALIASES:
+            new = _METADATA_ALIASES[name]
+            return f"write `{new}`", f"{new} = {value}"
+        if name in ("requires_dist", "requires"):
+            return (
+                f"setuptools does not install requirements listed in `{key}`; "
+                "move them to `install_requires` in [options]",
+                f"[options]\ninstall_requires =\n    {value}",
+            )
+        if name == "provides_extra":
+            return (
+                f"setuptools ignores `{key}`; declare each extra as a key of "
+                "[options.extras_require] with its requirements",
+                "[options.extras_require]\n" + "".join(f"{x} =\n" for x in value.split()),
+            )
+        if name == "description_content_type":
+            return (
+                "write `long_description_content_type`",
+                f"long_description_content_type = {value}",
+            )
+        if name in ("requires_python", "python_requires"):
+            return (
+                f"setuptools ignores `{key}` in [metadata]; write `python_requires` in [options]",
+                f"[options]\npython_requires = {value}",
+            )
+        if name not in _METADATA_KEYS:
+            return (
+                f"setuptools does not know `{name}` either and ignores it; "
+                "delete the key or use an option listed in the setuptools docs",
+                "",
+            )
+    return f"write `{name}`", f"{name} = {value}"
+
+
+@dataclass(slots=True)
+class _Acc:
+    """Versions in which one occurrence of a key warns, fails, or fails when enforced."""
+
+    warns: set[str] = field(default_factory=set)
+    fails: set[str] = field(default_factory=set)
+    enforced: set[str] = field(default_factory=set)
+    due: set[str] = field(default_factory=set)
+    dash: bool = False
+    upper: bool = False
+    value: str = ""
+
+
+def _apply(
+    acc: _Acc, check: KeyCheck, versions: tuple[str, ...], today: str
+) -> None:
+    if check.action == "raise":
+        acc.fails.update(versions)
+        acc.enforced.update(versions)
+    elif check.action == "warn":
+        acc.warns.update(versions)
+        if check.due_date:
+            acc.due.add(check.due_date)
+            if check.enforceable and check.due_date < today:
+                acc.enforced.update(versions)
+
+
+def _error_location(
+    exc: Exception, data: bytes, locations: list[KeyLocation]
+) -> tuple[int | None, int | None]:
+    if isinstance(exc, UnicodeDecodeError):
+        return line_of_offset(data, exc.start)
+    lineno = getattr(exc, "lineno", None)
+    if isinstance(exc, configparser.ParsingError) and exc.errors:
+        lineno = exc.errors[0][0]
+    if isinstance(lineno, int):
+        return lineno, 1
+    if isinstance(exc, configparser.InterpolationError):
+        for loc in locations:
+            if loc.section == exc.section and loc.key.lower() == exc.option.lower():
+                return loc.line, loc.column
+    return None, None
+
+
+def _error_finding(exc: Exception) -> tuple[str, str, str]:
+    """(code, message, fix) for an exception setuptools would raise while reading."""
+    if isinstance(exc, UnicodeDecodeError):
+        return (
+            "SC003",
+            f"setup.cfg is not valid UTF-8 ({exc.reason}: byte 0x{exc.object[exc.start]:02x}); "
+            "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
+            "re-save setup.cfg as UTF-8",
+        )
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return (
+            "SC005",
+            f"section [{exc.section}] appears twice; configparser rejects the file "
+            "(DuplicateSectionError)",
+            f"merge the two [{exc.section}] sections into one",
+        )
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return (
+            "SC005",
+            f"key `{exc.option}` appears twice in [{exc.section}]; configparser rejects the "
+            "file (DuplicateOptionError)",
+            f"keep one `{exc.option}` in [{exc.section}]",
+        )
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return (
+            "SC004",
+            f"line {exc.lineno} comes before any [section] header: {exc.line.strip()!r}; "
+            "configparser rejects the file (MissingSectionHeaderError)",
+            "put the line under a section header such as [metadata], or delete it"
+            + (" (the file starts with a byte-order mark: save it as UTF-8 without BOM)"
+               if exc.line.startswith("\ufeff") else ""),
+        )
+    if isinstance(exc, configparser.ParsingError):
+        lineno, line = exc.errors[0] if exc.errors else (None, "")
+        return (
+            "SC004",
+            f"line {lineno} is neither a `key = value` pair, a [section] header nor a comment: "
+            f"{str(line).strip()!r}; configparser rejects the file (ParsingError)",
+            "add `=` and a value, indent it as a continuation line, or comment it out with #",
+        )
+    if isinstance(exc, configparser.InterpolationError):
+        return (
+            "SC006",
+            f"value of `{exc.option}` in [{exc.section}] uses `%` interpolation that "
+            f"configparser cannot resolve ({type(exc).__name__}); setuptools reads every "
+            "value through it",
+            "write a literal percent sign as `%%`",
+        )
+    return ("SC004", f"configparser rejects setup.cfg: {exc}", "")  # pragma: no cover
+
+
+def _describe(ctx: Context, fails: tuple[str, ...], enforced: tuple[str, ...], due: str | None,
+              warns: tuple[str, ...]) -> str:
+    parts: list[str] = []
+    if fails:
+        parts.append("fails in setuptools " + " | ".join(fails))
+    if due:
+        when = "overdue since" if due < ctx.today.isoformat() else "due"
+        parts.append(f"deprecation {when} {due}")
+    elif warns and not fails:
+        parts.append("deprecated")
+    extra = [s for s in enforced if s not in fails]
+    if extra and due:
+        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    findings: tuple[Finding, ...]
+
+
+def analyse_setup_cfg(ctx: Context) -> tuple[Finding, ...]:
+    """Every SC finding of the project (cached per context)."""
+    result: tuple[Finding, ...] = ctx.memo("setup_cfg", lambda: _analyse(ctx))
+    return result
+
+
+def _analyse(ctx: Context) -> tuple[Finding, ...]:
+    data = ctx.files.files.get(PATH)
+    if data is None:
+        return ()
+    cat = ctx.catalogue
+    today = ctx.today.isoformat()
+    locations = locate_keys(data)
+    by_key: dict[tuple[str, str], list[KeyLocation]] = {}
+    for loc in locations:
+        by_key.setdefault((loc.section, loc.key), []).append(loc)
+
+    # Group eras by how they read the file, parse once per group.
+    groups: dict[tuple[bool, str, frozenset[str]], list[tuple[tuple[str, ...], CfgFacts]]] = {}
+    for versions, facts in cat.cfg_eras:
+        known = tuple(v for v in versions if cat.release(v) is not None)
+        groups.setdefault(
+            (facts.optionxform_str, facts.encoding, facts.venv_ignored), []
+        ).append((known, facts))
+
+    keys: dict[tuple[str, int, int], _Acc] = {}
+    key_meta: dict[tuple[str, int, int], tuple[str, str, str | None]] = {}
+    errors: dict[tuple[str, str], tuple[set[str], tuple[int | None, int | None], str]] = {}
+
+    for (xform, encoding, skip), eras in groups.items():
+        parsed = parse_setup_cfg(data, optionxform_str=xform, encoding=encoding, skip=skip)
+        group_versions = [v for versions, _ in eras for v in versions]
+        if parsed.error is not None:
+            code, message, fix = _error_finding(parsed.error)
+            line, col = _error_location(parsed.error, data, locations)
+            entry = errors.setdefault((code, message), (set(), (line, col), fix))
+            entry[0].update(group_versions)
+        for section, opt, value in parsed.options:
+            loc, inherited = _find_location(by_key, section, opt)
+            if loc is None:
+                continue
+            ident = (section, loc.line, loc.column)
+            acc = keys.get(ident)
+            if acc is None:
+                acc = keys[ident] = _Acc(value=value)
+                key_meta[ident] = (section, loc.key, inherited)
+            for versions, facts in eras:
+                if "-" in opt and facts.checks(facts.dash, section):
+                    acc.dash = True
+                    _apply(acc, facts.dash, versions, today)
+                if not opt.replace("-", "_").islower() and facts.checks(facts.upper, section):
+                    acc.upper = True
+                    _apply(acc, facts.upper, versions, today)
+
+    findings: list[Finding] = []
+    for (code, message), (versions, (line, col), fix) in errors.items():
+        fails = cat.to_specifiers(versions)
+        findings.append(
+            Finding(
+                code=code,
+                slug=_SLUGS[code],
+                message=f"{message} (fails in setuptools {' | '.join(fails)})",
+                path=PATH,
+                line=line,
+                column=col,
+                fails=fails,
+                fails_enforced=fails,
+                fix=fix or None,
+            )
+        )
+    for ident, acc in keys.items():
+        if not (acc.dash or acc.upper):
+            continue
+        section, key, inherited = key_meta[ident]
+        _, line, col = ident
+        code = "SC001" if acc.dash else "SC002"
+        kind = (
+            "dash-separated and uppercase key" if acc.dash and acc.upper
+            else "dash-separated key" if acc.dash else "uppercase key"
+        )
+        advice, fix = _advice(section, key, acc.value)
+        fails = cat.to_specifiers(acc.fails)
+        enforced = cat.to_specifiers(acc.enforced | acc.fails)
+        warns = cat.to_specifiers(acc.warns)
+        due = max(acc.due) if acc.due else None
+        where = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
+        versions = _describe(ctx, fails, enforced, due, warns)
+        findings.append(
+            Finding(
+                code=code,
+                slug=_SLUGS[code],
+                message=f"{kind} `{key}` in {where}: {advice}" + (f" ({versions})" if versions else ""),
+                path=PATH,
+                line=line,
+                column=col,
+                fails=fails,
+                fails_enforced=enforced,
+                warns=warns,
+                due_date=due,
+                fix=fix or None,
+            )
+        )
+    findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.code))
+    return tuple(findings)
+
+
+def _find_location(
+    by_key: dict[tuple[str, str], list[KeyLocation]], section: str, opt: str
+) -> tuple[KeyLocation | None, str | None]:
+    for sec, inherited in ((section, None), ("DEFAULT", "DEFAULT")):
+        locs = by_key.get((sec, opt))
+        if locs:
+            return locs[-1], inherited
+        # configparser lowercased the key (setuptools < 53.1.0): match case-insensitively.
+        for (s, k), found in by_key.items():
+            if s == sec and k.lower() == opt:
+                return found[-1], inherited
+    return None, None
+
+
+_SLUGS = {
+    "SC001": "setupcfg-dash-separated-key",
+    "SC002": "setupcfg-uppercase-key",
+    "SC003": "setupcfg-not-utf8",
+    "SC004": "setupcfg-syntax-error",
+    "SC005": "setupcfg-duplicate",
+    "SC006": "setupcfg-interpolation",
+}
+
+
+def _checker(code: str) -> "_Check":
+    return _Check(code)
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """A picklable check that selects one code from the shared setup.cfg analysis."""
+
+    code: str
+
+    def __call__(self, ctx: Context) -> Iterable[Finding]:
+        return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]
+
+
+def _rule(code: str, summary: str, doc: str, example: str, refs: tuple[Reference, ...],
+          *, fixable: bool = False) -> Rule:
+    return register(
+        Rule(
+            code=code,
+            slug=_SLUGS[code],
+            family="setup.cfg",
+            summary=summary,
+            doc=doc.strip(),
+            references=refs,
+            example=((PATH, example),),
+            check=_checker(code),
+            fixable=fixable,
+        )
+    )
+
+
+_rule(
+    "SC001",
+    "Dash-separated key in a setuptools section of setup.cfg",
+    """
+## What it does
+Finds keys with a `-` in `[metadata]`, in `[options]` and its subsections, and in sections
+named after a setuptools or distutils command (`[egg_info]`, `[sdist]`, `[bdist_wheel]`
+from 70.1.0 ...). The subsections whose keys are data, not option names
+(`[options.extras_require]`, `[options.entry_points]`, `[options.package_data]`,
+`[options.exclude_package_data]`, `[options.data_files]`) and other tools' sections
+(`[flake8]`, `[tool:pytest]`) are not checked, as in setuptools.
+
+## Why is this bad?
+setuptools 78.0.1 raised `InvalidConfigError` on every such key and broke thousands of
+sdists until 78.0.2 reverted it hours later. Every other version since 54.1.0 warns; the
+warning's due date (2026-03-03) has passed, so the next release may make it an error
+again, and `SETUPTOOLS_ENFORCE_DEPRECATION=1` already does. Some of these keys were never
+read at all: `description-file` is pbr's, so setuptools ignores it and the project has no
+long description.
+
+## Example
+```ini
+[metadata]
+name = example
+author-email = dev@example.org
+description-file = README.rst
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+author_email = dev@example.org
+long_description = file: README.rst
+long_description_content_type = text/x-rst
+```
+
+## References
+- setuptools 78.0.0 changelog, #4870; 78.0.2, #4911; discussion #5011
+- `Distribution._enforce_underscore` in `setuptools/dist.py`
+""",
+    "[metadata]\nname = example\nauthor-email = dev@example.org\n",
+    (_REF_4870, _REF_4911, _REF_5011, _REF_1608),
+    fixable=True,
+)
+_rule(
+    "SC002",
+    "Uppercase key in a setuptools section of setup.cfg",
+    """
+## What it does
+Finds keys that are not all lowercase (Python's `str.islower()` is false) in the sections
+setuptools checks: `[metadata]`, `[options*]` and command sections, except the data
+subsections (`[options.extras_require]`, `[options.entry_points]`, ...).
+
+## Why is this bad?
+Since 53.1.0 setuptools keeps the case of setup.cfg keys. 78.0.1 raised
+`InvalidConfigError: Invalid uppercase key 'Name' in 'metadata'`; every other version since
+54.1.1 warns (only for `[metadata]` before 78), with a due date of 2026-03-03 that has
+passed.
+
+## Example
+```ini
+[metadata]
+Name = example
+Version = 1.0
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+version = 1.0
+```
+
+## References
+- setuptools 54.1.1 changelog, #2592; 78.0.0, #4870; 78.0.2, #4911
+- `Distribution._enforce_option_lowercase` in `setuptools/dist.py`
+""",
+    "[metadata]\nName = example\nversion = 1.0\n",
+    (_REF_2592, _REF_4870, _REF_4911, _REF_5011),
+    fixable=True,
+)
+_rule(
+    "SC003",
+    "setup.cfg is not valid UTF-8",
+    """
+## What it does
+Decodes setup.cfg as UTF-8, as setuptools does.
+
+## Why is this bad?
+Since 41.0.0 setuptools opens setup.cfg as UTF-8 and the build stops with
+`UnicodeDecodeError` on any other encoding (a Latin-1 author name is the usual cause).
+
+## Example
+A setup.cfg saved as Latin-1:
+```ini
+[metadata]
+author = Jos\xe9
+```
+
+## Use instead
+The same file saved as UTF-8.
+
+## References
+- setuptools 41.0.0 changelog, #1735
+""",
+    "[metadata]\nauthor = Jos\udce9\n",
+    (_REF_1735,),
+)
+_rule(
+    "SC004",
+    "setup.cfg has INI syntax configparser rejects",
+    """
+## What it does
+Parses setup.cfg with Python's configparser, as setuptools does, and reports lines before
+any section header, lines that are not `key = value`, and a UTF-8 byte-order mark.
+
+## Why is this bad?
+configparser raises `MissingSectionHeaderError` or `ParsingError` and the build fails in
+every setuptools version.
+
+## Example
+```ini
+name = example
+[metadata]
+version
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+version = 1.0
+```
+
+## References
+- Python documentation: configparser, supported INI file structure
+""",
+    "[metadata]\nname = example\nversion\n",
+    (_REF_CONFIGPARSER,),
+)
+_rule(
+    "SC005",
+    "Duplicate section or key in setup.cfg",
+    """
+## What it does
+Finds a section that appears twice, or a key that appears twice in one section. Before
+setuptools 53.1.0 keys were compared case-insensitively (`Name` and `name` clash).
+
+## Why is this bad?
+configparser is strict: `DuplicateSectionError` or `DuplicateOptionError` fails the build
+in every setuptools version.
+
+## Example
+```ini
+[metadata]
+name = example
+
+[metadata]
+version = 1.0
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+version = 1.0
+```
+
+## References
+- Python documentation: configparser, `strict`
+""",
+    "[metadata]\nname = example\n\n[metadata]\nversion = 1.0\n",
+    (_REF_CONFIGPARSER,),
+)
+_rule(
+    "SC006",
+    "Unresolvable % interpolation in setup.cfg",
+    """
+## What it does
+Reads every value with configparser's basic interpolation, as setuptools does for every
+section (including `[flake8]` and `[tool:pytest]`), and reports `%` signs it cannot
+resolve.
+
+## Why is this bad?
+`InterpolationSyntaxError` or `InterpolationMissingOptionError` fails the build in every
+setuptools version, even when the value belongs to another tool.
+
+## Example
+```ini
+[tool:pytest]
+log_format = %(asctime)s %(message)s
+```
+
+## Use instead
+```ini
+[tool:pytest]
+log_format = %%(asctime)s %%(message)s
+```
+or move the tool's settings to its own file (`pytest.ini`, `.flake8`).
+
+## References
+- Python documentation: configparser, interpolation of values
+""",
+    "[metadata]\nname = example\n\n[tool:pytest]\nlog_format = %(asctime)s\n",
+    (_REF_CONFIGPARSER,),
+)

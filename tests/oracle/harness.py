@@ -1,0 +1,106 @@
+"""Real setuptools, installed from PyPI into cached virtual environments.
+
+Each version gets its own venv under ``$SAPPER_ORACLE_CACHE`` (default
+``~/.cache/sapper-tests``), created once and reused. Nothing here imports setuptools into
+the test process: every call runs in a subprocess of that venv's interpreter.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+CACHE = Path(os.environ.get("SAPPER_ORACLE_CACHE", Path.home() / ".cache" / "sapper-tests"))
+PY = f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+@contextlib.contextmanager
+def _lock(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def setuptools_python(version: str) -> Path:
+    """The interpreter of a venv holding exactly ``setuptools==version`` (created once)."""
+    env_dir = CACHE / "venvs" / f"py{PY}-setuptools-{version}"
+    python = env_dir / "bin" / "python"
+    marker = env_dir / ".complete"
+    if marker.exists():
+        return python
+    with _lock(CACHE / "venvs" / f".{version}.lock"):
+        if marker.exists():
+            return python
+        if env_dir.exists():
+            subprocess.run(["rm", "-rf", str(env_dir)], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True
+        )
+        purelib = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        subprocess.run(
+            [
+                sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                "--no-deps", "--only-binary=:all:", "--target", purelib,
+                f"setuptools=={version}",
+            ],
+            check=True,
+        )
+        check = subprocess.run(
+            [str(python), "-c", "import setuptools; print(setuptools.__version__)"],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        if check != version:
+            msg = f"venv for setuptools {version} imports setuptools {check}"
+            raise RuntimeError(msg)
+        marker.write_text(version)
+    return python
+
+
+_PARSE_SCRIPT = r"""
+import json, sys, warnings
+warnings.simplefilter("ignore")
+from setuptools.dist import Distribution
+out = {}
+for path in sys.argv[1:]:
+    try:
+        Distribution().parse_config_files(filenames=[path])
+    except BaseException as exc:  # SystemExit included: distutils errors exit
+        out[path] = type(exc).__name__ + ": " + str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+    else:
+        out[path] = None
+json.dump(out, sys.stdout)
+"""
+
+
+def parse_config_outcomes(
+    version: str, paths: Sequence[Path], *, enforce: bool
+) -> dict[str, str | None]:
+    """``Distribution().parse_config_files()`` on each path: None (ok) or the error."""
+    python = setuptools_python(version)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SETUPTOOLS_", "PYTHON"))}
+    if enforce:
+        env["SETUPTOOLS_ENFORCE_DEPRECATION"] = "1"
+    proc = subprocess.run(
+        [str(python), "-c", _PARSE_SCRIPT, *map(str, paths)],
+        check=True, capture_output=True, text=True, env=env, cwd=paths[0].parent if paths else None,
+    )
+    result: dict[str, str | None] = json.loads(proc.stdout)
+    return result
+
+
+def purelib() -> str:
+    return sysconfig.get_path("purelib")

@@ -1,0 +1,70 @@
+"""sapper's setup.cfg verdicts against real setuptools' ``Distribution.parse_config_files``.
+
+For every generated setup.cfg and every setuptools version below, with and without
+``SETUPTOOLS_ENFORCE_DEPRECATION=1``, sapper's outcome (``fails``/``builds``) must equal
+whether real setuptools raised.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from sapper.check import Options, check_files
+from sapper.sources import ProjectFiles
+
+from .cases import all_cases
+from .harness import parse_config_outcomes
+
+pytestmark = [pytest.mark.oracle, pytest.mark.network]
+
+#: The versions the issue names (77.0.3, 78.0.1, 84.2.1) and the era boundaries around them.
+VERSIONS = ("54.1.2", "67.6.1", "67.7.0", "75.2.0", "77.0.3", "78.0.1", "78.0.2", "84.2.1")
+CASES = all_cases()
+
+
+@pytest.fixture(scope="module")
+def case_dir(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("cfg")
+    paths = {}
+    for name, data in CASES:
+        path = root / f"{name}.cfg"
+        path.write_bytes(data)
+        paths[name] = path
+    return paths
+
+
+@pytest.fixture(scope="module")
+def real(case_dir: dict[str, Path]) -> dict[tuple[str, bool], dict[str, str | None]]:
+    out = {}
+    for version in VERSIONS:
+        for enforce in (False, True):
+            raw = parse_config_outcomes(version, list(case_dir.values()), enforce=enforce)
+            out[version, enforce] = {name: raw[str(p)] for name, p in case_dir.items()}
+    return out
+
+
+@pytest.mark.parametrize("enforce", [False, True], ids=["plain", "enforced"])
+@pytest.mark.parametrize("version", VERSIONS)
+def test_verdicts_match_setuptools(version: str, enforce: bool, real) -> None:
+    mismatches = []
+    for name, data in CASES:
+        files = ProjectFiles(label=name, root="", files={"setup.cfg": data}, names=("setup.cfg",))
+        result = check_files(
+            files,
+            target=name,
+            kind="directory",
+            options=Options(setuptools=version, enforce_deprecations=enforce, today=dt.date.today()),
+        )
+        assert result.verdict is not None
+        predicted = result.verdict.outcome
+        actual_error = real[version, enforce][name]
+        actual = "fails" if actual_error else "builds"
+        if predicted != actual:
+            mismatches.append(
+                f"{name}: sapper says {predicted} ({', '.join(result.verdict.because)}), "
+                f"setuptools {version} says {actual_error or 'ok'}"
+            )
+    assert not mismatches, "\n".join(mismatches)
