@@ -1,0 +1,859 @@
+"""Read the files of one project, from a directory or from an sdist archive, into memory.
+
+Archives are never extracted: tar archives are decompressed as a stream and zip archives are
+read from an in-memory buffer. Nothing is ever written to disk. Every archive is treated as
+hostile until read: member names, link targets, member types, claimed and actual sizes and the
+compression ratio are all checked, and every problem becomes an
+:class:`~sapper._exceptions.ArchiveError` naming the archive and the member at fault.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import stat
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+from sapper._exceptions import ArchiveError, TargetError, UsageError
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Limits",
+    "ProjectFiles",
+    "default_wanted",
+    "is_sdist_filename",
+    "read_directory",
+    "read_sdist",
+]
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+_MiB: Final = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Bounds on what reading one archive may cost, to defuse hostile archives."""
+
+    #: Decompressed size of one member read into memory.
+    max_member_size: int = 64 * _MiB
+    #: Decompressed bytes read from the whole archive (and the sum of the sizes it claims).
+    max_total_size: int = 1024 * _MiB
+    #: Decompressed bytes over compressed bytes consumed; checked once more than 1 MiB is read.
+    max_ratio: float = 250.0
+    #: Number of members (files, directories, links...) of the archive.
+    max_members: int = 200_000
+    #: Size of the archive file itself.
+    max_archive_size: int = 512 * _MiB
+
+    def __post_init__(self) -> None:
+        for name in (
+            "max_member_size",
+            "max_total_size",
+            "max_ratio",
+            "max_members",
+            "max_archive_size",
+        ):
+            if not getattr(self, name) > 0:
+                msg = f"Limits: `{name}` must be positive, not {getattr(self, name)!r}"
+                raise UsageError(msg)
+
+
+DEFAULT_LIMITS: Final = Limits()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProjectFiles:
+    """The files of one project, read into memory."""
+
+    #: What the user named: the directory path, or the archive file name.
+    label: str
+    #: The archive's top-level directory (``"pkg-1.0"``) or ``""``; for a directory, its path.
+    root: str
+    #: The wanted files: path relative to the project root (posix) -> content.
+    files: Mapping[str, bytes]
+    #: Every regular file path relative to the project root, sorted.
+    names: tuple[str, ...]
+
+    def read_text(self, path: str) -> str | None:
+        """Return the file at ``path`` decoded as UTF-8 (``surrogateescape``), or None."""
+        data = self.files.get(path)
+        if data is None:
+            return None
+        return data.decode("utf-8", "surrogateescape")
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.files
+
+
+# --------------------------------------------------------------------------- wanted files
+
+_TOP_LEVEL_WANTED: Final = frozenset(
+    {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO", "MANIFEST.in"}
+)
+_WANTED_SUFFIXES: Final = frozenset({"py", "cfg", "toml", "txt", "rst", "md"})
+_MAX_WANTED_DEPTH: Final = 3
+
+
+def default_wanted(path: str) -> bool:
+    """Tell whether sapper's rules may need the file at ``path`` (relative to the project root).
+
+    These are the top-level ``setup.cfg``, ``setup.py``, ``pyproject.toml``, ``PKG-INFO`` and
+    ``MANIFEST.in``, and every ``*.py``, ``*.cfg``, ``*.toml``, ``*.txt``, ``*.rst`` and
+    ``*.md`` file at most three directory levels below the root (rules resolve ``file:`` and
+    ``attr:`` directives and imports from them). The readers add the size limit.
+    """
+    if path in _TOP_LEVEL_WANTED:
+        return True
+    if path.count("/") > _MAX_WANTED_DEPTH:
+        return False
+    dot = path.rfind(".")
+    return dot > path.rfind("/") and path[dot + 1 :].lower() in _WANTED_SUFFIXES
+
+
+_SDIST_SUFFIXES: Final = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip")
+
+
+def is_sdist_filename(name: str) -> bool:
+    """Tell whether ``name`` ends like an sdist archive (``.tar.gz``, ``.zip``...)."""
+    return name.lower().endswith(_SDIST_SUFFIXES)
+
+
+# --------------------------------------------------------------------------- directories
+
+_SKIPPED_DIRS: Final = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".tox",
+        ".nox",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        "build",
+        "dist",
+    }
+)
+
+
+def _skipped_dir(name: str) -> bool:
+    return name in _SKIPPED_DIRS or name.endswith(".egg-info")
+
+
+def _inside(path: str, directory: str) -> bool:
+    """Tell whether the real path ``path`` is ``directory`` or below it."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def read_directory(
+    path: str | os.PathLike[str],
+    *,
+    wanted: Callable[[str], bool] = default_wanted,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ProjectFiles:
+    """Read the project in the directory ``path``.
+
+    Version-control, virtual-environment, cache and build-output directories are skipped at
+    any depth. Symbolic links are followed only when they stay inside the tree. A wanted file
+    larger than ``limits.max_member_size`` is listed in ``names`` but not read.
+
+    :raises TargetError: if ``path`` is missing, not a directory, or cannot be read.
+    """
+    label = os.fspath(path)
+    try:
+        root_stat = Path(label).stat()
+    except FileNotFoundError:
+        msg = f"{label}: no such directory; check the path of the project to analyse"
+        raise TargetError(msg) from None
+    except OSError as exc:
+        msg = f"{label}: cannot read the directory ({exc.strerror}); check its permissions"
+        raise TargetError(msg) from exc
+    if not stat.S_ISDIR(root_stat.st_mode):
+        msg = f"{label}: not a directory; pass a project directory, or read an sdist archive"
+        raise TargetError(msg)
+
+    real_root = os.path.realpath(label)
+    max_size = limits.max_member_size
+    files: dict[str, bytes] = {}
+    names: list[str] = []
+    linked_dirs: set[str] = set()
+    # (directory to list, its path relative to the root with a trailing "/", its real path)
+    stack: list[tuple[str, str, str]] = [(label, "", real_root)]
+    while stack:
+        directory, prefix, real_dir = stack.pop()
+        try:
+            with os.scandir(directory) as it:
+                entries = list(it)
+        except OSError as exc:
+            msg = f"{label}: cannot list {prefix or './'} ({exc.strerror}); check its permissions"
+            raise TargetError(msg) from exc
+        for entry in entries:
+            name = entry.name
+            rel = prefix + name
+            if entry.is_dir(follow_symlinks=False):
+                if not _skipped_dir(name):
+                    stack.append((entry.path, rel + "/", real_dir + os.sep + name))
+                continue
+            if entry.is_file(follow_symlinks=False):
+                size = -1
+            elif entry.is_symlink():
+                target = os.path.realpath(entry.path)
+                if not _inside(target, real_root):
+                    continue  # leaves the tree
+                try:
+                    target_stat = Path(target).stat()
+                except OSError:
+                    continue  # dangling
+                if stat.S_ISDIR(target_stat.st_mode):
+                    if _skipped_dir(name) or target in linked_dirs or _inside(real_dir, target):
+                        continue  # already listed, or a loop
+                    linked_dirs.add(target)
+                    stack.append((entry.path, rel + "/", target))
+                    continue
+                if not stat.S_ISREG(target_stat.st_mode):
+                    continue
+                size = target_stat.st_size
+            else:
+                continue  # FIFO, socket or device: never open it
+            names.append(rel)
+            if not wanted(rel):
+                continue
+            try:
+                if size < 0:
+                    size = entry.stat(follow_symlinks=False).st_size
+                if size <= max_size:
+                    files[rel] = Path(entry.path).read_bytes()
+            except OSError as exc:
+                msg = f"{label}: cannot read {rel} ({exc.strerror}); check its permissions"
+                raise TargetError(msg) from exc
+    names.sort()
+    return ProjectFiles(label=label, root=label, files=files, names=tuple(names))
+
+
+# --------------------------------------------------------------------------- archives
+
+
+_COMPRESSED_MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\x1f\x9d", "Unix compress"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip"),
+    (b"Rar!\x1a\x07", "RAR"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),
+)
+_SPECIAL_FILE_TYPES: Final = frozenset({stat.S_IFCHR, stat.S_IFBLK, stat.S_IFIFO, stat.S_IFSOCK})
+_RATIO_FLOOR: Final = _MiB  # the compression ratio is checked past this many bytes
+_MAX_TAR_METADATA: Final = _MiB  # pax and GNU long-name headers are read whole by tarfile
+_MAX_LINK_TARGET: Final = 4096
+_MAX_LINK_HOPS: Final = 40
+_DRAIN_CHUNK: Final = 256 * 1024
+_TAR_BUFSIZE: Final = 16 * 1024
+
+
+def _human(size: float) -> str:
+    unit = "bytes"
+    for larger in ("KiB", "MiB", "GiB", "TiB"):
+        if size < 1024:
+            break
+        size /= 1024
+        unit = larger
+    return f"{size:.4g} {unit}"
+
+
+def _hostile(label: str, raw_name: str, problem: str) -> ArchiveError:
+    return ArchiveError(
+        f"{label}: member {raw_name!r} {problem}; refusing to read a hostile archive"
+    )
+
+
+def _member_path(label: str, raw: str) -> str:
+    """Check a member name and return it normalised: posix separators, no ``.`` parts."""
+    name = raw.replace("\\", "/") if "\\" in raw else raw
+    if "\x00" in name:
+        raise _hostile(label, raw, "has a NUL character in its name")
+    if name.startswith("/") or (name[1:2] == ":" and name[:1].isalpha()):
+        raise _hostile(label, raw, "has an absolute path")
+    if ".." in name or "//" in name or "./" in name or name.endswith("/.") or name == ".":
+        parts = [part for part in name.split("/") if part and part != "."]
+        if ".." in parts:
+            raise _hostile(label, raw, "has a '..' component")
+        return "/".join(parts)
+    return name.rstrip("/")
+
+
+def _format_of(head: bytes) -> str | None:
+    """Name the format of an archive from its first bytes, or None when unknown."""
+    for magic, name in _COMPRESSED_MAGIC:
+        if head.startswith(magic):
+            return name
+    if len(head) >= tarfile.BLOCKSIZE:
+        block = head[: tarfile.BLOCKSIZE]
+        if block[257:262] == b"ustar":
+            return "tar"
+        try:
+            tarfile.TarInfo.frombuf(block, "utf-8", "surrogateescape")
+        except tarfile.HeaderError:
+            return "tar" if not block.strip(b"\x00") else None
+        return "tar"
+    return None
+
+
+_HeaderError: Final = tarfile.HeaderError
+_ReadError: Final = tarfile.ReadError
+_END_OF_TAR: Final[tuple[type[Exception], ...]] = tuple(
+    getattr(tarfile, name) for name in ("EOFHeaderError", "EmptyHeaderError")
+)
+_TAR_METADATA_TYPES: Final = frozenset(
+    {
+        tarfile.GNUTYPE_LONGNAME,
+        tarfile.GNUTYPE_LONGLINK,
+        tarfile.XHDTYPE,
+        tarfile.XGLTYPE,
+        tarfile.SOLARIS_XHDTYPE,
+    }
+)
+
+
+class _TarInfo(tarfile.TarInfo):
+    """A TarInfo that does not let tarfile silently stop at a damaged header, nor load a
+    huge metadata header into memory."""
+
+    __slots__ = ()
+
+    @classmethod
+    def frombuf(cls, buf: bytes | bytearray, encoding: str, errors: str) -> _TarInfo:
+        info = super().frombuf(buf, encoding, errors)
+        if info.type in _TAR_METADATA_TYPES and info.size > _MAX_TAR_METADATA:
+            msg = (
+                f"a metadata header (type {info.type!r}) claims {_human(info.size)}, "
+                f"more than {_human(_MAX_TAR_METADATA)}"
+            )
+            raise _ReadError(msg)
+        return info
+
+    @classmethod
+    def fromtarfile(cls, tarfile: tarfile.TarFile) -> _TarInfo:
+        try:
+            return super().fromtarfile(tarfile)
+        except _END_OF_TAR:
+            raise  # the end of the archive, with or without its end-of-archive marker
+        except _HeaderError as exc:  # tarfile would stop here silently
+            msg = f"damaged header at offset {tarfile.offset}: {exc}"
+            raise _ReadError(msg) from None
+
+
+class _Reader(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+class _Guard:
+    """Hand decompressed bytes to tarfile, enforcing the total-size and ratio limits."""
+
+    __slots__ = (
+        "_compressed",
+        "_inner",
+        "_label",
+        "_limits",
+        "data_end",
+        "ended",
+        "head",
+        "member",
+        "total",
+    )
+
+    def __init__(self, inner: _Reader, compressed: io.BytesIO, label: str, limits: Limits) -> None:
+        self._inner = inner
+        self._compressed = compressed
+        self._label = label
+        self._limits = limits
+        self.head = b""  # the first decompressed bytes
+        self.total = 0  # decompressed bytes read so far
+        self.member = ""  # the name of the last member read, and where its data ends
+        self.data_end = 0
+        self.ended = False  # past the end of the tar archive
+
+    @property
+    def where(self) -> str:
+        """Where reading is, for messages (approximately: tarfile reads ahead)."""
+        if self.ended:
+            return " after the end of the tar archive"
+        if not self.member:
+            return ""
+        if self.total <= self.data_end:
+            return f" in member {self.member!r}"
+        return f" after member {self.member!r}"
+
+    def read(self, size: int) -> bytes:
+        data = self._inner.read(size)
+        if data:
+            if not self.total:
+                self.head = data[:16]
+            self.total += len(data)
+            limits = self._limits
+            if self.total > limits.max_total_size:
+                msg = (
+                    f"{self._label}: decompresses to more than "
+                    f"{_human(limits.max_total_size)}{self.where}; refusing to read a "
+                    "likely decompression bomb (raise `max_total_size` if it is genuine)"
+                )
+                raise ArchiveError(msg)
+            if self.total > _RATIO_FLOOR:
+                consumed = max(self._compressed.tell(), 1)
+                if self.total > limits.max_ratio * consumed:
+                    msg = (
+                        f"{self._label}: {_human(consumed)} of compressed data expand to "
+                        f"{_human(self.total)}{self.where}, a ratio over "
+                        f"{limits.max_ratio:g}:1; refusing to read a likely decompression "
+                        "bomb (raise `max_ratio` if it is genuine)"
+                    )
+                    raise ArchiveError(msg)
+        return data
+
+
+class _Project:
+    """What is collected while reading an archive, keyed by paths relative to the root."""
+
+    __slots__ = ("files", "hardlinks", "label", "names", "root", "symlinks", "wanted")
+
+    def __init__(self, label: str, root: str, wanted: Callable[[str], bool]) -> None:
+        self.label = label
+        self.root = root
+        self.wanted = wanted
+        self.files: dict[str, bytes] = {}
+        self.names: set[str] = set()
+        # link path -> (raw member name, target): a symlink target is as written in the
+        # archive; a hard link target is a normalised member path relative to the root.
+        self.symlinks: dict[str, tuple[str, str]] = {}
+        self.hardlinks: dict[str, tuple[str, str]] = {}
+
+    @property
+    def _outside(self) -> str:
+        return (
+            f"outside the top-level directory {self.root!r}" if self.root else "out of the archive"
+        )
+
+    def _check_target(self, raw: str, target: str) -> str:
+        if "\x00" in target:
+            raise _hostile(self.label, raw, "is a link whose target has a NUL character")
+        target = target.replace("\\", "/")
+        if target.startswith("/") or (target[1:2] == ":" and target[:1].isalpha()):
+            raise _hostile(self.label, raw, f"is a link to the absolute path {target!r}")
+        return target
+
+    def add_symlink(self, rel: str, raw: str, target: str) -> None:
+        target = self._check_target(raw, target)
+        self.forget(rel)
+        self.symlinks[rel] = (raw, target)
+
+    def add_hardlink(self, rel: str, raw: str, target: str) -> None:
+        target = self._check_target(raw, target)
+        parts = [part for part in target.split("/") if part and part != "."]
+        prefix = self.root.split("/") if self.root else []
+        if ".." in parts or parts[: len(prefix)] != prefix:
+            raise _hostile(self.label, raw, f"is a link to {target!r}, {self._outside}")
+        self.forget(rel)
+        self.hardlinks[rel] = (raw, "/".join(parts[len(prefix) :]))
+
+    def forget(self, rel: str) -> None:
+        """A later member replaces an earlier one of the same name."""
+        self.names.discard(rel)
+        self.files.pop(rel, None)
+        self.symlinks.pop(rel, None)
+        self.hardlinks.pop(rel, None)
+
+    def _resolve(self, raw: str, parts: list[str]) -> str | None:
+        """Follow the symlinks of the archive along ``parts``; None for a loop."""
+        resolved: list[str] = []
+        pending = parts[::-1]
+        hops = 0
+        while pending:
+            part = pending.pop()
+            if not part or part == ".":
+                continue
+            if part == "..":
+                if not resolved:
+                    raise _hostile(self.label, raw, f"is a link that points {self._outside}")
+                resolved.pop()
+                continue
+            resolved.append(part)
+            link = self.symlinks.get("/".join(resolved))
+            if link is not None:
+                hops += 1
+                if hops > _MAX_LINK_HOPS:
+                    return None
+                resolved.pop()
+                pending.extend(link[1].split("/")[::-1])
+        return "/".join(resolved)
+
+    def result(self) -> ProjectFiles:
+        """Check and resolve the links, and return the project."""
+        links: list[tuple[str, str | None]] = []
+        for rel, (raw, target) in self.symlinks.items():
+            links.append((rel, self._resolve(raw, [*rel.split("/")[:-1], *target.split("/")])))
+        for rel, (raw, target) in self.hardlinks.items():
+            links.append((rel, self._resolve(raw, target.split("/"))))
+        names = self.names
+        files = self.files
+        added: dict[str, bytes | None] = {}
+        for rel, resolved in links:
+            if resolved is not None and resolved in names:
+                added[rel] = files.get(resolved) if self.wanted(rel) else None
+        for rel, data in added.items():
+            names.add(rel)
+            if data is not None:
+                files[rel] = data
+        return ProjectFiles(
+            label=self.label, root=self.root, files=files, names=tuple(sorted(names))
+        )
+
+
+def _damaged(label: str, kind: str, where: str, exc: BaseException) -> ArchiveError:
+    """Word a stdlib exception raised by a damaged archive."""
+    detail = str(exc) or type(exc).__name__
+    if isinstance(exc, EOFError):
+        problem = f"is truncated{where} ({detail})"
+    elif isinstance(exc, zlib.error | lzma.LZMAError):
+        problem = f"has corrupt compressed data{where} ({detail})"
+    else:
+        problem = f"is a damaged {kind} archive{where} ({detail})"
+    return ArchiveError(f"{label}: {problem}; download or build the sdist again")
+
+
+_TAR_ERRORS: Final = (
+    tarfile.TarError,
+    EOFError,
+    OSError,
+    ValueError,
+    zlib.error,
+    lzma.LZMAError,
+    OverflowError,
+)
+_ZIP_ERRORS: Final = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    EOFError,
+    OSError,
+    ValueError,
+    zlib.error,
+    lzma.LZMAError,
+    OverflowError,
+    NotImplementedError,
+    RuntimeError,
+)
+
+
+def _open_decompressor(fmt: str, compressed: io.BytesIO) -> _Reader:
+    if fmt == "gzip":
+        return gzip.GzipFile(fileobj=compressed, mode="rb")
+    if fmt == "bzip2":
+        return bz2.BZ2File(compressed)
+    if fmt == "xz":
+        return lzma.LZMAFile(compressed)
+    return compressed
+
+
+def _read_tar(
+    data: bytes, fmt: str, label: str, wanted: Callable[[str], bool], limits: Limits
+) -> ProjectFiles:
+    project = _scan_tar(data, fmt, label=label, wanted=wanted, limits=limits, root=None)
+    if project is None:  # the members do not share one top-level directory
+        project = _scan_tar(data, fmt, label=label, wanted=wanted, limits=limits, root="")
+        assert project is not None
+    return project.result()
+
+
+def _scan_tar(
+    data: bytes,
+    fmt: str,
+    *,
+    label: str,
+    wanted: Callable[[str], bool],
+    limits: Limits,
+    root: str | None,
+) -> _Project | None:
+    """Stream the tar archive; None when ``root`` was guessed (None) and proved wrong."""
+    kind = "tar" if fmt == "tar" else f"{fmt}-compressed tar"
+    compressed = io.BytesIO(data)
+    guard = _Guard(_open_decompressor(fmt, compressed), compressed, label, limits)
+    project = _Project(label, root or "", wanted)
+    names = project.names
+    files = project.files
+    prefix = root + "/" if root else ""
+    cut = len(prefix)
+    max_member = limits.max_member_size
+    max_total = limits.max_total_size
+    max_members = limits.max_members
+    claimed = 0
+    count = 0
+    try:
+        with tarfile.open(
+            fileobj=guard,  # type: ignore[call-overload]  # _Guard only needs read()
+            mode="r|",
+            tarinfo=_TarInfo,
+            encoding="utf-8",
+            errors="surrogateescape",
+            bufsize=_TAR_BUFSIZE,
+        ) as archive:
+            # tarfile keeps every member it has read; forget them as we go
+            seen: list[tarfile.TarInfo] = vars(archive)["members"]
+            while (member := archive.next()) is not None:
+                seen.clear()
+                count += 1
+                if count > max_members:
+                    msg = (
+                        f"{label}: has more than {max_members} members; refusing to read a "
+                        "likely hostile archive (raise `max_members` if it is genuine)"
+                    )
+                    raise ArchiveError(msg)
+                raw = member.name
+                guard.member = raw
+                guard.data_end = member.offset_data + member.size
+                path = _member_path(label, raw)
+                if root is None:  # guess the root from the first member
+                    top, slash, _ = path.partition("/")
+                    if not top:
+                        if not member.isdir():
+                            raise _hostile(label, raw, "has an empty name")
+                        continue
+                    root = top if slash or member.isdir() else ""
+                    project.root = root
+                    prefix = root + "/" if root else ""
+                    cut = len(prefix)
+                if prefix and not path.startswith(prefix):
+                    if member.isdir() and (path == root or not path):
+                        continue
+                    return None
+                rel = path[cut:]
+                if not rel:
+                    if member.isdir():
+                        continue
+                    raise _hostile(label, raw, "has an empty name")
+                if member.isreg():
+                    size = member.size
+                    if size < 0:
+                        raise _hostile(label, raw, "has a negative size")
+                    claimed += size
+                    if claimed > max_total:
+                        msg = (
+                            f"{label}: its members claim more than {_human(max_total)} in "
+                            f"all; refusing to read a likely decompression bomb (raise "
+                            "`max_total_size` if it is genuine)"
+                        )
+                        raise ArchiveError(msg)
+                    if rel in names or project.symlinks or project.hardlinks:
+                        project.forget(rel)
+                    names.add(rel)
+                    if wanted(rel):
+                        if size > max_member:
+                            msg = (
+                                f"{label}: member {raw!r} claims {_human(size)}, more than "
+                                f"the {_human(max_member)} limit; refusing to read a likely "
+                                "decompression bomb (raise `max_member_size` if it is genuine)"
+                            )
+                            raise ArchiveError(msg)
+                        extracted = archive.extractfile(member)
+                        assert extracted is not None
+                        files[rel] = extracted.read()
+                elif member.isdir():
+                    continue
+                elif member.issym():
+                    project.add_symlink(rel, raw, member.linkname)
+                elif member.islnk():
+                    project.add_hardlink(rel, raw, member.linkname)
+                elif member.ischr() or member.isblk() or member.isfifo():
+                    what = "FIFO" if member.isfifo() else "device file"
+                    raise _hostile(label, raw, f"is a {what}")
+                else:  # an unknown type, which extraction would turn into a file
+                    project.forget(rel)
+                    names.add(rel)
+            guard.ended = True
+            if fmt != "tar":  # check the integrity of the rest of the compressed stream
+                while guard.read(_DRAIN_CHUNK):
+                    pass
+    except _TAR_ERRORS as exc:
+        inner = _format_of(guard.head) if guard.head else None
+        if count == 0 and fmt != "tar" and inner is not None and inner != "tar":
+            msg = (
+                f"{label}: the {fmt} stream holds {inner} data, not a tar archive; an sdist "
+                "is a tar archive compressed once (rebuild the sdist)"
+            )
+            raise ArchiveError(msg) from exc
+        raise _damaged(label, kind, guard.where, exc) from exc
+    return project
+
+
+def _read_zip(
+    data: bytes, label: str, wanted: Callable[[str], bool], limits: Limits
+) -> ProjectFiles:
+    where = ""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            infos = archive.infolist()
+            if len(infos) > limits.max_members:
+                msg = (
+                    f"{label}: has more than {limits.max_members} members; refusing to read a "
+                    "likely hostile archive (raise `max_members` if it is genuine)"
+                )
+                raise ArchiveError(msg)
+            claimed = sum(info.file_size for info in infos)
+            if claimed > limits.max_total_size:
+                msg = (
+                    f"{label}: its members claim {_human(claimed)} in all, more than "
+                    f"{_human(limits.max_total_size)}; refusing to read a likely decompression "
+                    "bomb (raise `max_total_size` if it is genuine)"
+                )
+                raise ArchiveError(msg)
+            # (path, is a directory, info) of every member
+            members: list[tuple[str, bool, zipfile.ZipInfo]] = []
+            tops: set[str] = set()
+            top_is_file = False
+            for info in infos:
+                raw = info.orig_filename
+                path = _member_path(label, raw)
+                is_dir = raw.endswith(("/", "\\")) or (
+                    info.create_system == 3 and stat.S_ISDIR(info.external_attr >> 16)
+                )
+                members.append((path, is_dir, info))
+                top, slash, _ = path.partition("/")
+                if top:
+                    tops.add(top)
+                    top_is_file = top_is_file or not (slash or is_dir)
+                elif not is_dir:
+                    raise _hostile(label, raw, "has an empty name")
+            root = tops.pop() if len(tops) == 1 and not top_is_file else ""
+            cut = len(root) + 1 if root else 0
+            project = _Project(label, root, wanted)
+            names = project.names
+            files = project.files
+            total = 0
+            consumed = 0
+            for path, is_dir, info in members:
+                if is_dir or len(path) < cut:
+                    continue
+                raw = info.orig_filename
+                rel = path[cut:]
+                mode = info.external_attr >> 16 if info.create_system == 3 else 0
+                if stat.S_ISLNK(mode):
+                    if info.file_size > _MAX_LINK_TARGET:
+                        raise _hostile(label, raw, "is a link with an overlong target")
+                    where = f" in member {raw!r}"
+                    target = archive.read(info).decode("utf-8", "surrogateescape")
+                    project.add_symlink(rel, raw, target)
+                    continue
+                if stat.S_IFMT(mode) in _SPECIAL_FILE_TYPES:
+                    raise _hostile(label, raw, "is a device file, FIFO or socket")
+                if rel in names or project.symlinks:
+                    project.forget(rel)
+                names.add(rel)
+                if not wanted(rel):
+                    continue
+                if info.file_size > limits.max_member_size:
+                    msg = (
+                        f"{label}: member {raw!r} claims {_human(info.file_size)}, more than "
+                        f"the {_human(limits.max_member_size)} limit; refusing to read a likely "
+                        "decompression bomb (raise `max_member_size` if it is genuine)"
+                    )
+                    raise ArchiveError(msg)
+                if info.flag_bits & 0x1:
+                    msg = f"{label}: member {raw!r} is encrypted; an sdist cannot be read then"
+                    raise ArchiveError(msg)
+                where = f" in member {raw!r}"
+                with archive.open(info) as member:
+                    content = member.read(limits.max_member_size + 1)
+                total += len(content)
+                consumed += info.compress_size
+                if total > limits.max_total_size or len(content) > limits.max_member_size:
+                    msg = (
+                        f"{label}: decompresses to more than the limits{where}; refusing to "
+                        "read a likely decompression bomb"
+                    )
+                    raise ArchiveError(msg)
+                if total > _RATIO_FLOOR and total > limits.max_ratio * max(consumed, 1):
+                    msg = (
+                        f"{label}: {_human(consumed)} of compressed data expand to "
+                        f"{_human(total)}{where}, a ratio over {limits.max_ratio:g}:1; refusing "
+                        "to read a likely decompression bomb (raise `max_ratio` if it is genuine)"
+                    )
+                    raise ArchiveError(msg)
+                files[rel] = content
+    except _ZIP_ERRORS as exc:
+        raise _damaged(label, "zip", where, exc) from exc
+    return project.result()
+
+
+def read_sdist(
+    source: str | os.PathLike[str] | bytes,
+    *,
+    label: str | None = None,
+    wanted: Callable[[str], bool] = default_wanted,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ProjectFiles:
+    """Read the project in an sdist archive, given as a path or as the archive's bytes.
+
+    Gzip-, bzip2- and xz-compressed tar, plain tar and zip archives are recognised by their
+    content. The archive's single top-level directory (``pkg-1.0/``), if any, is stripped from
+    the paths. Nothing is extracted or written to disk.
+
+    :param label: names the archive in messages; by default the file name, or ``"<sdist>"``.
+    :raises ArchiveError: if the archive is damaged, unsupported, hostile or over a limit.
+    :raises TargetError: if the file is missing or cannot be read.
+    """
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+        label = "<sdist>" if label is None else label
+    else:
+        file = Path(source)
+        label = file.name if label is None else label
+        try:
+            with file.open("rb") as stream:
+                data = stream.read(limits.max_archive_size + 1)
+        except FileNotFoundError:
+            msg = f"{label}: no such file; check the path of the sdist to analyse"
+            raise TargetError(msg) from None
+        except OSError as exc:
+            msg = f"{label}: cannot read the file ({exc.strerror}); check its path and permissions"
+            raise TargetError(msg) from exc
+    if not data:
+        msg = f"{label}: the file is empty; download or build the sdist again"
+        raise ArchiveError(msg)
+    if len(data) > limits.max_archive_size:
+        msg = (
+            f"{label}: the archive is larger than {_human(limits.max_archive_size)}; refusing "
+            "to read it (raise `max_archive_size` if it is genuine)"
+        )
+        raise ArchiveError(msg)
+    fmt = _format_of(data[:1024])
+    if fmt is None and zipfile.is_zipfile(io.BytesIO(data)):
+        fmt = "zip"  # data before the zip, such as a self-extracting stub
+    if fmt == "zip":
+        return _read_zip(data, label, wanted, limits)
+    if fmt in ("gzip", "bzip2", "xz", "tar"):
+        return _read_tar(data, fmt, label, wanted, limits)
+    if fmt is None:
+        msg = (
+            f"{label}: not an sdist archive (it starts with {data[:8]!r}); expected a tar "
+            "archive, compressed with gzip, bzip2 or xz or not, or a zip archive"
+        )
+    else:
+        msg = (
+            f"{label}: is a {fmt} archive, which sdists cannot use; expected a tar archive, "
+            "compressed with gzip, bzip2 or xz or not, or a zip archive"
+        )
+    raise ArchiveError(msg)
