@@ -58,7 +58,8 @@ KEYS = (
 
 
 def _ident(text: str) -> str:
-    return "".join(c if c.isalnum() else "_" for c in text.encode("ascii", "replace").decode())
+    """A file-name-safe, collision-free spelling (``foo-bar`` and ``foo_bar`` differ)."""
+    return "".join(c if c.isascii() and c.isalnum() else f"~{ord(c):x}" for c in text)
 
 
 def key_cases() -> list[tuple[str, bytes]]:

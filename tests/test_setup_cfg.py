@@ -1,0 +1,201 @@
+"""Tables of setup.cfg inputs and the findings sapper must report for them."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import DATA, check
+
+
+def _summary(cfg: str | bytes) -> list[tuple[str, int | None, tuple[str, ...], tuple[str, ...]]]:
+    result = check({"setup.cfg": cfg})
+    return [(f.code, f.line, f.fails, f.fails_enforced) for f in result.findings]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "expected"),
+    [
+        pytest.param(
+            "[metadata]\nname = x\nauthor-email = a@b.c\n",
+            [("SC001", 3, ("==78.0.1",), (">=67.7.0",))],
+            id="metadata-dash",
+        ),
+        pytest.param(
+            "[metadata]\nName = x\n",
+            [("SC002", 2, ("==78.0.1",), (">=67.7.0",))],
+            id="metadata-uppercase",
+        ),
+        pytest.param(
+            "[metadata]\nAuthor-Email = a@b.c\n",
+            [("SC001", 2, ("==78.0.1",), (">=67.7.0",))],
+            id="dash-and-uppercase-is-one-finding",
+        ),
+        pytest.param(
+            # Uppercase keys in [options] were only checked from 78.0.0 on.
+            "[options]\nZip_Safe = False\n",
+            [("SC002", 2, ("==78.0.1",), (">=78.0.1",))],
+            id="options-uppercase-78-only",
+        ),
+        pytest.param(
+            "[options]\ninstall-requires = six\n",
+            [("SC001", 2, ("==78.0.1",), (">=67.7.0",))],
+            id="options-dash",
+        ),
+        pytest.param(
+            # [options.entry_points] became exempt in 78.0.0; before, dashes warned.
+            "[options.entry_points]\nconsole-scripts =\n    x = os:getcwd\n",
+            [("SC001", 2, (), (">=67.7.0,<78.0.1",))],
+            id="entry-points-exempt-from-78",
+        ),
+        pytest.param("[options.extras_require]\ndev-tools = pytest\n", [], id="extras-exempt"),
+        pytest.param("[options.data_files]\nshare-dir = a.txt\n", [], id="data-files-exempt"),
+        pytest.param("[optional]\nfoo-bar = 1\n", [], id="not-an-options-section"),
+        pytest.param("[flake8]\nmax-line-length = 100\n", [], id="flake8"),
+        pytest.param("[tool:pytest]\nAddopts = -ra\n", [], id="tool-pytest"),
+        pytest.param("[build_sphinx]\nsource-dir = docs\n", [], id="build-sphinx"),
+        pytest.param(
+            # bdist_wheel is a setuptools command (an entry point) only from 70.1.0.
+            "[bdist_wheel]\npython-tag = py3\n",
+            [("SC001", 2, ("==78.0.1",), (">=70.1.0",))],
+            id="bdist-wheel-command-from-70.1",
+        ),
+        pytest.param(
+            "[egg_info]\ntag-build = dev\n",
+            [("SC001", 2, ("==78.0.1",), (">=67.7.0",))],
+            id="egg-info",
+        ),
+        pytest.param(
+            # A digit-only key: str.islower() is false, so setuptools calls it uppercase.
+            "[metadata]\n123 = x\n",
+            [("SC002", 2, ("==78.0.1",), (">=67.7.0",))],
+            id="islower-false-without-letters",
+        ),
+        pytest.param(
+            # Inside a virtual environment setuptools skips these options entirely.
+            "[install]\ninstall-lib = /tmp\n",
+            [],
+            id="venv-ignored-install-option",
+        ),
+        pytest.param(
+            "[DEFAULT]\nfoo-bar = 1\n\n[metadata]\nname = x\n",
+            [("SC001", 2, ("==78.0.1",), (">=67.7.0",))],
+            id="default-section-inherited",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\nname = y\n",
+            [("SC005", 3, (">=0",), (">=0",))],
+            id="duplicate-option",
+        ),
+        pytest.param(
+            # Case-insensitive clash only before 53.1.0 (optionxform lowercased keys).
+            "[metadata]\nname = x\nName = y\n",
+            [("SC002", 3, ("==78.0.1",), (">=67.7.0",)), ("SC005", 3, ("<53.1.0",), ("<53.1.0",))],
+            id="duplicate-option-case",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n[metadata]\nversion = 1\n",
+            [("SC005", 3, (">=0",), (">=0",))],
+            id="duplicate-section",
+        ),
+        pytest.param(
+            "name = x\n[metadata]\n",
+            [("SC004", 1, (">=0",), (">=0",))],
+            id="missing-section-header",
+        ),
+        pytest.param(
+            "\ufeff[metadata]\nname = x\n",
+            [("SC004", 1, (">=0",), (">=0",))],
+            id="byte-order-mark",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\nversion\n",
+            [("SC004", 3, (">=0",), (">=0",))],
+            id="parsing-error",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n[tool:pytest]\nlog_format = %(asctime)s\n",
+            [("SC006", 4, (">=0",), (">=0",))],
+            id="interpolation-missing",
+        ),
+        pytest.param("[metadata]\ndescription = 100%% sure\n", [], id="escaped-percent"),
+        pytest.param(
+            # UTF-8 since 41.0.0; older releases used the locale's encoding, which is
+            # UTF-8 on the build machines sapper models.
+            b"[metadata]\nname = x\nauthor = Jos\xe9\n",
+            [("SC003", 3, (">=0",), (">=0",))],
+            id="latin-1",
+        ),
+        pytest.param("", [], id="empty"),
+        pytest.param("[metadata]\nname = x\nversion = 1.0\n", [], id="clean"),
+    ],
+)
+def test_findings(cfg: str | bytes, expected: list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]) -> None:
+    assert _summary(cfg) == expected
+
+
+@pytest.mark.parametrize(
+    ("cfg", "fix"),
+    [
+        ("[metadata]\ndescription-file = README.rst\n",
+         "long_description = file: README.rst\nlong_description_content_type = text/x-rst"),
+        ("[metadata]\ndescription_file = README.md\n", None),  # no finding: no dash, lowercase
+        ("[metadata]\nhome-page = https://x\n", "url = https://x"),
+        ("[metadata]\nauthor-email = a@b.c\n", "author_email = a@b.c"),
+        ("[metadata]\nSummary = short\n", "description = short"),
+        ("[metadata]\nrequires-dist = six\n", "[options]\ninstall_requires =\n    six"),
+        ("[metadata]\npython-requires = >=3.8\n", "[options]\npython_requires = >=3.8"),
+    ],
+)
+def test_fix_advice(cfg: str, fix: str | None) -> None:
+    findings = check({"setup.cfg": cfg}).findings
+    assert [f.fix for f in findings] == ([fix] if fix else [])
+
+
+def test_description_file_message_says_setuptools_ignores_it() -> None:
+    (finding,) = check({"setup.cfg": "[metadata]\ndescription-file = README.rst\n"}).findings
+    assert "never read `description-file`" in finding.message
+    assert "long_description = file: README.rst" in finding.message
+    assert finding.due_date == "2026-03-03"
+
+
+def test_requests_2_32_3() -> None:
+    cfg = (DATA / "projects/requests-2.32.3/setup.cfg").read_bytes()
+    result = check({"setup.cfg": cfg})
+    got = [(f.code, f.line, f.message.split(":")[0]) for f in result.findings]
+    assert got == [
+        ("SC001", 3, "dash-separated key `provides-extra` in [metadata]"),
+        ("SC001", 6, "dash-separated key `requires-dist` in [metadata]"),
+    ]
+    assert [f.fails for f in result.findings] == [("==78.0.1",)] * 2
+    assert "install_requires" in result.findings[1].message
+    # The flake8 section's per-file-ignores is not a setuptools section.
+    assert all(f.line and f.line < 12 for f in result.findings)
+
+
+def test_stringcase_1_2_0_verdicts() -> None:
+    cfg = (DATA / "projects/stringcase-1.2.0/setup.cfg").read_bytes()
+    at = {
+        (v, e): check({"setup.cfg": cfg}, setuptools=v, enforce_deprecations=e).verdict
+        for v in ("77.0.3", "78.0.1", "78.0.2", "84.2.1")
+        for e in (False, True)
+    }
+    outcomes = {k: v.outcome for k, v in at.items() if v}
+    assert outcomes == {
+        ("77.0.3", False): "builds",
+        ("77.0.3", True): "fails",
+        ("78.0.1", False): "fails",
+        ("78.0.1", True): "fails",
+        ("78.0.2", False): "builds",
+        ("78.0.2", True): "fails",
+        ("84.2.1", False): "builds",
+        ("84.2.1", True): "fails",
+    }
+
+
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [("78.0.1", "removed"), ("84.2.1", "overdue"), ("60.0.0", "deprecated")],
+)
+def test_status_depends_on_evaluated_version(version: str, status: str) -> None:
+    (finding,) = check({"setup.cfg": "[metadata]\nauthor-email = a\n"}, setuptools=version).findings
+    assert finding.status == status
