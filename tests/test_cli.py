@@ -9,10 +9,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from helpers import DATA
 
 from sapper.cli import main
-
-from helpers import DATA
 
 GOLDEN = DATA / "golden"
 
@@ -115,7 +114,10 @@ def test_sdist_target(capsys, tmp_path: Path) -> None:
     sdist = make_sdist(
         tmp_path / "demo-1.0.tar.gz",
         "demo-1.0",
-        {"setup.cfg": b"[metadata]\nName = demo\n", "PKG-INFO": b"Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n"},
+        {
+            "setup.cfg": b"[metadata]\nName = demo\n",
+            "PKG-INFO": b"Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n",
+        },
     )
     code, out, _ = run(capsys, "check", str(sdist), "--format", "json")
     assert code == 1
@@ -156,7 +158,9 @@ def test_python_caps_setuptools(capsys, dashed_tree: Path) -> None:
     assert json.loads(out)["targets"][0]["verdict"]["setuptools"].startswith("75.3.")
 
 
-def test_color_respects_no_color(capsys, dashed_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_color_respects_no_color(
+    capsys, dashed_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("FORCE_COLOR", "1")
     out = run(capsys, "check", str(dashed_tree))[1]
@@ -173,8 +177,14 @@ def test_rules_and_rule(capsys) -> None:
     assert "SC001  setupcfg-dash-separated-key" in out
     code, out, _ = run(capsys, "rule", "sc001")
     assert code == 0
-    for heading in ("## What it does", "## Why is this bad?", "## Example", "## Use instead",
-                    "## References", "- fails: ==78.0.1"):
+    for heading in (
+        "## What it does",
+        "## Why is this bad?",
+        "## Example",
+        "## Use instead",
+        "## References",
+        "- fails: ==78.0.1",
+    ):
         assert heading in out
     assert run(capsys, "rule", "XX999")[0] == 2
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from helpers import DATA, check
 
 
@@ -129,15 +128,19 @@ def _summary(cfg: str | bytes) -> list[tuple[str, int | None, tuple[str, ...], t
         pytest.param("[metadata]\nname = x\nversion = 1.0\n", [], id="clean"),
     ],
 )
-def test_findings(cfg: str | bytes, expected: list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]) -> None:
+def test_findings(
+    cfg: str | bytes, expected: list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]
+) -> None:
     assert _summary(cfg) == expected
 
 
 @pytest.mark.parametrize(
     ("cfg", "fix"),
     [
-        ("[metadata]\ndescription-file = README.rst\n",
-         "long_description = file: README.rst\nlong_description_content_type = text/x-rst"),
+        (
+            "[metadata]\ndescription-file = README.rst\n",
+            "long_description = file: README.rst\nlong_description_content_type = text/x-rst",
+        ),
         ("[metadata]\ndescription_file = README.md\n", None),  # no finding: no dash, lowercase
         ("[metadata]\nhome-page = https://x\n", "url = https://x"),
         ("[metadata]\nauthor-email = a@b.c\n", "author_email = a@b.c"),

@@ -35,7 +35,7 @@ class Options:
     enforce_deprecations: bool = False
     python: str | None = None
     index_url: str | None = None
-    cache_dir: Path | None | object = _DEFAULT
+    cache_dir: Path | object | None = _DEFAULT
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     today: _dt.date | None = None
@@ -88,9 +88,7 @@ def _verdict(
             reason += f" on Python {options.python}"
     because = tuple(
         dict.fromkeys(
-            f.code
-            for f in findings
-            if contains(f.fails_enforced if enforce else f.fails, version)
+            f.code for f in findings if contains(f.fails_enforced if enforce else f.fails, version)
         )
     )
     if bs.uses_setuptools == "assumed":

@@ -96,14 +96,30 @@ def _parser() -> argparse.ArgumentParser:
         help="download cache (default: $SAPPER_CACHE_DIR or the user cache directory)",
     )
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    check.add_argument("--select", metavar="CODES", type=_codes, default=(),
-                       help="only these rule codes or prefixes (comma-separated)")
-    check.add_argument("--ignore", metavar="CODES", type=_codes, default=(),
-                       help="skip these rule codes or prefixes (comma-separated)")
+    check.add_argument(
+        "--select",
+        metavar="CODES",
+        type=_codes,
+        default=(),
+        help="only these rule codes or prefixes (comma-separated)",
+    )
+    check.add_argument(
+        "--ignore",
+        metavar="CODES",
+        type=_codes,
+        default=(),
+        help="skip these rule codes or prefixes (comma-separated)",
+    )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
-    check.add_argument("--show-fix", action="store_true", help="print the suggested fix under each finding")
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                       help="colour in text output (auto honours NO_COLOR and FORCE_COLOR)")
+    check.add_argument(
+        "--show-fix", action="store_true", help="print the suggested fix under each finding"
+    )
+    check.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour in text output (auto honours NO_COLOR and FORCE_COLOR)",
+    )
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -174,8 +190,14 @@ def _run_rules(args: argparse.Namespace) -> int:
         import json
 
         doc = [
-            {"code": r.code, "slug": r.slug, "family": r.family, "summary": r.summary,
-             "fixable": r.fixable, "references": [{"title": x.title, "url": x.url} for x in r.references]}
+            {
+                "code": r.code,
+                "slug": r.slug,
+                "family": r.family,
+                "summary": r.summary,
+                "fixable": r.fixable,
+                "references": [{"title": x.title, "url": x.url} for x in r.references],
+            }
             for r in rules
         ]
         sys.stdout.write(json.dumps({"version": 1, "rules": doc}, indent=2) + "\n")

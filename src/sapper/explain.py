@@ -25,9 +25,8 @@ def explain(rule: Rule) -> str:
         f = hits[0]
         lines.append("## Affected setuptools versions (for the example)")
         lines.append(f"- fails: {' | '.join(f.fails) or 'none'}")
-        lines.append(
-            f"- fails with SETUPTOOLS_ENFORCE_DEPRECATION=1: {' | '.join(f.fails_enforced) or 'none'}"
-        )
+        enforced = " | ".join(f.fails_enforced) or "none"
+        lines.append(f"- fails with SETUPTOOLS_ENFORCE_DEPRECATION=1: {enforced}")
         if f.warns:
             lines.append(f"- warns: {' | '.join(f.warns)}")
         if f.due_date:

@@ -114,7 +114,9 @@ def identify(files: ProjectFiles, fallback: str | None = None) -> Project:
         headers = HeaderParser().parsestr(pkg_info.decode("utf-8", errors="replace"))
         name, version = headers.get("Name"), headers.get("Version")
         if name:
-            return Project(name=str(name).strip(), version=str(version).strip() if version else None)
+            return Project(
+                name=str(name).strip(), version=str(version).strip() if version else None
+            )
     pyproject, _ = _load_pyproject(files)
     project = pyproject.get("project") if isinstance(pyproject, dict) else None
     if isinstance(project, dict) and isinstance(project.get("name"), str):
@@ -139,7 +141,9 @@ def identify(files: ProjectFiles, fallback: str | None = None) -> Project:
         if name:
             return Project(name=name, version=version)
     if fallback:
-        stem = re.sub(r"\.(tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|tar|zip)$", "", fallback, flags=re.I)
+        stem = re.sub(
+            r"\.(tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|tar|zip)$", "", fallback, flags=re.I
+        )
         mo = _SDIST_NAME.match(stem)
         if mo:
             return Project(name=mo.group("name"), version=mo.group("version"))

@@ -143,7 +143,7 @@ def default_cache_dir() -> Path:
     env = os.environ.get("SAPPER_CACHE_DIR")
     if env:
         return Path(env).expanduser()
-    import platformdirs  # noqa: PLC0415  (start-up time: only needed when caching)
+    import platformdirs
 
     return Path(platformdirs.user_cache_dir("sapper", appauthor=False))
 
@@ -170,7 +170,7 @@ def looks_like_requirement(text: str) -> bool:
         text.lower().endswith(_ARCHIVE_SUFFIXES) or any(sep in text for sep in separators)
     ):
         return False
-    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+    from packaging.requirements import InvalidRequirement, Requirement
 
     try:
         requirement = Requirement(text)
@@ -246,7 +246,7 @@ class Index:
         return list(self._page(project).sdists)
 
     def _page(self, project: str) -> _Page:
-        from packaging.utils import canonicalize_name  # noqa: PLC0415
+        from packaging.utils import canonicalize_name
 
         canonical = canonicalize_name(project)
         url = f"{self.index_url}/{canonical}/"
@@ -303,7 +303,7 @@ class Index:
 
     def download(self, file: SdistFile) -> Download:
         """Return the bytes of ``file``, from the cache or the network, sha256-verified."""
-        import hashlib  # noqa: PLC0415
+        import hashlib
 
         sha256 = file.sha256.lower()
         if not _SHA256_RE.fullmatch(sha256):
@@ -352,9 +352,9 @@ class Index:
 
     def _get(self, url: str, *, accept: str, what: str, not_found: str) -> tuple[bytes, str, str]:
         """GET ``url`` with retries; return the body, the final URL and the content type."""
-        import http.client  # noqa: PLC0415
-        import urllib.error  # noqa: PLC0415
-        import urllib.request  # noqa: PLC0415
+        import http.client
+        import urllib.error
+        import urllib.request
 
         request = urllib.request.Request(
             url, headers={"Accept": accept, "User-Agent": self.user_agent}
@@ -415,7 +415,7 @@ class Index:
     # -- cache ---------------------------------------------------------------------------
 
     def _write_atomic(self, path: Path, data: bytes) -> None:
-        import tempfile  # noqa: PLC0415
+        import tempfile
 
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -445,7 +445,7 @@ def _as_path(value: Path | None) -> Path | None:
 
 
 def _parse_requirement(text: str) -> Requirement:
-    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+    from packaging.requirements import InvalidRequirement, Requirement
 
     try:
         req = Requirement(text)
@@ -477,7 +477,7 @@ def _exact_pin(specifier: SpecifierSet) -> str | None:
 
 
 def _parse_version(text: str) -> Version | None:
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version
 
     try:
         return Version(text)
@@ -590,8 +590,8 @@ def _legacy_matches(specifier: SpecifierSet, version: str) -> bool:
 def _parse_json_page(
     body: bytes, page_url: str, *, where: str
 ) -> tuple[str | None, list[_Link], tuple[str, ...]]:
-    import json  # noqa: PLC0415
-    from urllib.parse import urljoin  # noqa: PLC0415
+    import json
+    from urllib.parse import urljoin
 
     def malformed(detail: str) -> FetchError:
         return FetchError(
@@ -644,8 +644,8 @@ def _parse_json_page(
 
 
 def _parse_html_page(body: bytes, content_type: str, page_url: str) -> list[_Link]:
-    from html.parser import HTMLParser  # noqa: PLC0415
-    from urllib.parse import unquote, urljoin, urlsplit  # noqa: PLC0415
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urljoin, urlsplit
 
     charset = "utf-8"
     match = re.search(r"charset=([\w-]+)", content_type)
@@ -704,7 +704,7 @@ def _split_fragment(url: str) -> tuple[str, str]:
 def _classify(
     name: str, canonical: str, links: list[_Link], listed: Iterable[str], page_url: str
 ) -> _Page:
-    from packaging.utils import (  # noqa: PLC0415
+    from packaging.utils import (
         InvalidWheelFilename,
         canonicalize_name,
         parse_wheel_filename,
@@ -749,7 +749,7 @@ def _sdist_version(filename: str, canonical: str) -> str | None:
     legacy names (``foo-bar-1.0.zip``, ``foo-1.0-beta.tar.gz``, ``foo-2004d.tar.gz``) the
     stem is split at the dash where the part before it is the project's name.
     """
-    from packaging.utils import (  # noqa: PLC0415
+    from packaging.utils import (
         InvalidSdistFilename,
         canonicalize_name,
         parse_sdist_filename,
@@ -787,9 +787,9 @@ def _safe_filename(filename: str) -> str:
 
 
 def _resolve_cache_path(cache_dir: Path, index_url: str, name: str, pin: str) -> Path:
-    import hashlib  # noqa: PLC0415
+    import hashlib
 
-    from packaging.utils import canonicalize_name  # noqa: PLC0415
+    from packaging.utils import canonicalize_name
 
     canonical = canonicalize_name(name)
     key = hashlib.sha256(f"{index_url}\n{canonical}\n{pin}".encode()).hexdigest()
@@ -797,7 +797,7 @@ def _resolve_cache_path(cache_dir: Path, index_url: str, name: str, pin: str) ->
 
 
 def _resolution_json(file: SdistFile, *, index_url: str, requirement: str) -> str:
-    import json  # noqa: PLC0415
+    import json
 
     record: dict[str, object] = {
         "version": 1,
@@ -819,7 +819,7 @@ def _resolution_json(file: SdistFile, *, index_url: str, requirement: str) -> st
 
 def _read_resolution(path: Path) -> SdistFile | None:
     """Return the cached resolution in ``path``, or None when absent or unreadable."""
-    import json  # noqa: PLC0415
+    import json
 
     try:
         record = json.loads(path.read_bytes())
@@ -850,15 +850,15 @@ def _read_resolution(path: Path) -> SdistFile | None:
 
 
 def _default_user_agent() -> str:
-    from sapper._version import __version__  # noqa: PLC0415
+    from sapper._version import __version__
 
     return f"sapper/{__version__} (+{_PROJECT_URL})"
 
 
 def _split_credentials(url: str) -> tuple[str, str | None]:
     """Move ``user:password@`` out of an index URL into a Basic ``Authorization`` value."""
-    import base64  # noqa: PLC0415
-    from urllib.parse import unquote, urlsplit, urlunsplit  # noqa: PLC0415
+    import base64
+    from urllib.parse import unquote, urlsplit, urlunsplit
 
     parts = urlsplit(url)
     if "@" not in parts.netloc:
@@ -875,7 +875,7 @@ def _redact(url: str) -> str:
 
 
 def _same_origin(url: str, other: str) -> bool:
-    from urllib.parse import urlsplit  # noqa: PLC0415
+    from urllib.parse import urlsplit
 
     a, b = urlsplit(url), urlsplit(other)
     return (a.scheme, a.netloc) == (b.scheme, b.netloc)
@@ -894,7 +894,7 @@ def _retry_delay(attempt: int, headers: Message | None) -> float:
         if value.isdigit():
             delay = float(value)
         else:
-            from email.utils import parsedate_to_datetime  # noqa: PLC0415
+            from email.utils import parsedate_to_datetime
 
             try:
                 when = parsedate_to_datetime(value)
@@ -909,7 +909,7 @@ def _retry_delay(attempt: int, headers: Message | None) -> float:
 
 def _is_permanent(reason: object) -> bool:
     """Errors that retrying cannot fix: bad certificates, unknown URL schemes, bad URLs."""
-    import ssl  # noqa: PLC0415
+    import ssl
 
     if isinstance(reason, ssl.SSLCertVerificationError):
         return True

@@ -199,9 +199,7 @@ class Catalogue:
 
         Yanked releases are only chosen when pinned with ``==``, as pip does.
         """
-        pinned = requirement is not None and any(
-            s.operator in ("==", "===") for s in requirement
-        )
+        pinned = requirement is not None and any(s.operator in ("==", "===") for s in requirement)
         for release in reversed(self.releases):
             parsed = self._parsed[release.version]
             if parsed.is_prerelease and not (requirement and requirement.prereleases):

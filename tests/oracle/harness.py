@@ -44,24 +44,34 @@ def setuptools_python(version: str) -> Path:
             return python
         if env_dir.exists():
             subprocess.run(["rm", "-rf", str(env_dir)], check=True)
-        subprocess.run(
-            [sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True
-        )
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
         purelib = subprocess.run(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.strip()
         subprocess.run(
             [
-                sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                "--no-deps", "--only-binary=:all:", "--target", purelib,
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--target",
+                purelib,
                 f"setuptools=={version}",
             ],
             check=True,
         )
         check = subprocess.run(
             [str(python), "-c", "import setuptools; print(setuptools.__version__)"],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout.strip()
         if check != version:
             msg = f"venv for setuptools {version} imports setuptools {check}"
@@ -79,7 +89,8 @@ for path in sys.argv[1:]:
     try:
         Distribution().parse_config_files(filenames=[path])
     except BaseException as exc:  # SystemExit included: distutils errors exit
-        out[path] = type(exc).__name__ + ": " + str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+        text = str(exc).splitlines()[0][:300] if str(exc) else ""
+        out[path] = type(exc).__name__ + (": " + text if text else "")
     else:
         out[path] = None
 json.dump(out, sys.stdout)
@@ -96,7 +107,11 @@ def parse_config_outcomes(
         env["SETUPTOOLS_ENFORCE_DEPRECATION"] = "1"
     proc = subprocess.run(
         [str(python), "-c", _PARSE_SCRIPT, *map(str, paths)],
-        check=True, capture_output=True, text=True, env=env, cwd=paths[0].parent if paths else None,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=paths[0].parent if paths else None,
     )
     result: dict[str, str | None] = json.loads(proc.stdout)
     return result

@@ -56,7 +56,9 @@ def test_verdicts_match_setuptools(version: str, enforce: bool, real) -> None:
             files,
             target=name,
             kind="directory",
-            options=Options(setuptools=version, enforce_deprecations=enforce, today=dt.date.today()),
+            options=Options(
+                setuptools=version, enforce_deprecations=enforce, today=dt.date.today()
+            ),
         )
         assert result.verdict is not None
         predicted = result.verdict.outcome

@@ -50,7 +50,7 @@ class Style:
 def _location(result: TargetResult, f: Finding) -> str:
     path = f.path
     if result.kind == "directory":
-        path = os.path.normpath(os.path.join(result.target, f.path))
+        path = os.path.normpath(f"{result.target}/{f.path}")
     if f.line is not None:
         path += f":{f.line}:{f.column or 1}"
     return path

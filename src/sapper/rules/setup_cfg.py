@@ -142,9 +142,7 @@ class _Acc:
     value: str = ""
 
 
-def _apply(
-    acc: _Acc, check: KeyCheck, versions: tuple[str, ...], today: str
-) -> None:
+def _apply(acc: _Acc, check: KeyCheck, versions: tuple[str, ...], today: str) -> None:
     if check.action == "raise":
         acc.fails.update(versions)
         acc.enforced.update(versions)
@@ -206,8 +204,11 @@ def _error_finding(exc: Exception) -> tuple[str, str, str]:
             f"line {exc.lineno} comes before any [section] header: {exc.line.strip()!r}; "
             "configparser rejects the file (MissingSectionHeaderError)",
             "put the line under a section header such as [metadata], or delete it"
-            + (" (the file starts with a byte-order mark: save it as UTF-8 without BOM)"
-               if exc.line.startswith("\ufeff") else ""),
+            + (
+                " (the file starts with a byte-order mark: save it as UTF-8 without BOM)"
+                if exc.line.startswith("\ufeff")
+                else ""
+            ),
         )
     if isinstance(exc, configparser.ParsingError):
         lineno, line = exc.errors[0] if exc.errors else (None, "")
@@ -228,8 +229,13 @@ def _error_finding(exc: Exception) -> tuple[str, str, str]:
     return ("SC004", f"configparser rejects setup.cfg: {exc}", "")  # pragma: no cover
 
 
-def _describe(ctx: Context, fails: tuple[str, ...], enforced: tuple[str, ...], due: str | None,
-              warns: tuple[str, ...]) -> str:
+def _describe(
+    ctx: Context,
+    fails: tuple[str, ...],
+    enforced: tuple[str, ...],
+    due: str | None,
+    warns: tuple[str, ...],
+) -> str:
     parts: list[str] = []
     if fails:
         parts.append("fails in setuptools " + " | ".join(fails))
@@ -270,9 +276,9 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
     groups: dict[tuple[bool, str, frozenset[str]], list[tuple[tuple[str, ...], CfgFacts]]] = {}
     for versions, facts in cat.cfg_eras:
         known = tuple(v for v in versions if cat.release(v) is not None)
-        groups.setdefault(
-            (facts.optionxform_str, facts.encoding, facts.venv_ignored), []
-        ).append((known, facts))
+        groups.setdefault((facts.optionxform_str, facts.encoding, facts.venv_ignored), []).append(
+            (known, facts)
+        )
 
     keys: dict[tuple[str, int, int], _Acc] = {}
     key_meta: dict[tuple[str, int, int], tuple[str, str, str | None]] = {}
@@ -283,29 +289,29 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         group_versions = [v for versions, _ in eras for v in versions]
         if parsed.error is not None:
             code, message, fix = _error_finding(parsed.error)
-            line, col = _error_location(parsed.error, data, locations)
-            entry = errors.setdefault((code, message), (set(), (line, col), fix))
+            where = _error_location(parsed.error, data, locations)
+            entry = errors.setdefault((code, message), (set(), where, fix))
             entry[0].update(group_versions)
         for section, opt, value in parsed.options:
-            loc, inherited = _find_location(by_key, section, opt)
-            if loc is None:
+            spot, inherited = _find_location(by_key, section, opt)
+            if spot is None:
                 continue
-            ident = (section, loc.line, loc.column)
+            ident = (section, spot.line, spot.column)
             acc = keys.get(ident)
             if acc is None:
                 acc = keys[ident] = _Acc(value=value)
-                key_meta[ident] = (section, loc.key, inherited)
-            for versions, facts in eras:
+                key_meta[ident] = (section, spot.key, inherited)
+            for era_versions, facts in eras:
                 if "-" in opt and facts.checks(facts.dash, section):
                     acc.dash = True
-                    _apply(acc, facts.dash, versions, today)
+                    _apply(acc, facts.dash, era_versions, today)
                 if not opt.replace("-", "_").islower() and facts.checks(facts.upper, section):
                     acc.upper = True
-                    _apply(acc, facts.upper, versions, today)
+                    _apply(acc, facts.upper, era_versions, today)
 
     findings: list[Finding] = []
-    for (code, message), (versions, (line, col), fix) in errors.items():
-        fails = cat.to_specifiers(versions)
+    for (code, message), (failing, (line, col), fix) in errors.items():
+        fails = cat.to_specifiers(failing)
         findings.append(
             Finding(
                 code=code,
@@ -327,27 +333,31 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         if not (acc.fails or acc.enforced or cat.newest in acc.warns):
             continue
         section, key, inherited = key_meta[ident]
-        _, line, col = ident
+        _, key_line, key_col = ident
         code = "SC001" if acc.dash else "SC002"
         kind = (
-            "dash-separated and uppercase key" if acc.dash and acc.upper
-            else "dash-separated key" if acc.dash else "uppercase key"
+            "dash-separated and uppercase key"
+            if acc.dash and acc.upper
+            else "dash-separated key"
+            if acc.dash
+            else "uppercase key"
         )
         advice, fix = _advice(section, key, acc.value)
         fails = cat.to_specifiers(acc.fails)
         enforced = cat.to_specifiers(acc.enforced | acc.fails)
         warns = cat.to_specifiers(acc.warns)
         due = max(acc.due) if acc.due else None
-        where = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
-        versions = _describe(ctx, fails, enforced, due, warns)
+        place = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
+        described = _describe(ctx, fails, enforced, due, warns)
         findings.append(
             Finding(
                 code=code,
                 slug=_SLUGS[code],
-                message=f"{kind} `{key}` in {where}: {advice}" + (f" ({versions})" if versions else ""),
+                message=f"{kind} `{key}` in {place}: {advice}"
+                + (f" ({described})" if described else ""),
                 path=PATH,
-                line=line,
-                column=col,
+                line=key_line,
+                column=key_col,
                 fails=fails,
                 fails_enforced=enforced,
                 warns=warns,
@@ -383,7 +393,7 @@ _SLUGS = {
 }
 
 
-def _checker(code: str) -> "_Check":
+def _checker(code: str) -> _Check:
     return _Check(code)
 
 
@@ -397,8 +407,15 @@ class _Check:
         return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]
 
 
-def _rule(code: str, summary: str, doc: str, example: str, refs: tuple[Reference, ...],
-          *, fixable: bool = False) -> Rule:
+def _rule(
+    code: str,
+    summary: str,
+    doc: str,
+    example: str,
+    refs: tuple[Reference, ...],
+    *,
+    fixable: bool = False,
+) -> Rule:
     return register(
         Rule(
             code=code,
