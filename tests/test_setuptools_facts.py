@@ -83,7 +83,7 @@ def test_file_shape_and_size() -> None:
     doc = data()
     assert doc["format"] == 1
     assert doc["generated_by"] == "scripts/gen_setuptools_facts.py"
-    assert set(doc) >= {"releases", "cfg_eras", "modules", "names", "getattr"}
+    assert set(doc) >= {"releases", "cfg_eras", "modules", "names", "getattr", "section_eras"}
     assert DATA.stat().st_size < 300_000
     assert sorted(cfg_by_version()) == sorted(versions())  # every version in one era
 
@@ -293,6 +293,63 @@ def test_names_and_getattr() -> None:
     assert in_runs(getattr_runs["setuptools.command.test"], "72.1.0")  # the shim
     assert not in_runs(getattr_runs["setuptools.command.test"], "71.1.0")
     assert not any(n.startswith("_") for module in names.values() for n in module)
+
+
+@cache
+def sections_by_version() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for era in data()["section_eras"]:
+        for version in era["versions"]:
+            assert version not in out, f"{version} is in two section eras"
+            out[version] = era["cfg_sections"]
+    return out
+
+
+def sections(version: str) -> dict[str, Any]:
+    return sections_by_version()[version]
+
+
+OPTIONS_84 = [
+    "parse_section",
+    "parse_section_data_files",
+    "parse_section_entry_points",
+    "parse_section_exclude_package_data",
+    "parse_section_extras_require",
+    "parse_section_package_data",
+    "parse_section_packages__find",
+]
+
+
+def test_section_eras() -> None:
+    assert sorted(sections_by_version()) == sorted(versions())
+    assert sections("84.2.1")["options"] == OPTIONS_84
+    assert sections("38.0.0")["options"] == [
+        n for n in OPTIONS_84 if n != "parse_section_data_files"
+    ]
+    for version in versions():
+        facts = sections(version)
+        assert facts["metadata"] == ["parse_section"]  # no [metadata.x] is ever accepted
+        assert facts["applied"] is True
+        assert facts["ignore_option_errors"] == {
+            "from": "Distribution.parse_config_files",
+            "default": False,
+        }
+    # parse_section_data_files (options.data_files) first appears in 40.5.0
+    first = next(v for v in versions() if "parse_section_data_files" in sections(v)["options"])
+    assert first == "40.5.0"
+    assert "parse_section_data_files" not in sections("40.4.3")["options"]
+
+
+def test_section_split_error_order_module() -> None:
+    assert sections("67.5.0")["split"] == "replace"
+    assert sections("67.5.1")["split"] == "partition"
+    assert sections("67.6.1")["error"] == "DistutilsOptionError"
+    assert sections("67.7.0")["error"] == "OptionError"  # setuptools.errors alias
+    assert sections("39.1.0")["order"] == ["metadata", "options"]
+    assert sections("39.2.0")["order"] == ["options", "metadata"]
+    assert sections("60.10.0")["module"] == "setuptools/config.py"
+    assert sections("61.0.0")["module"] == "setuptools/config/setupcfg.py"
+    assert len(data()["section_eras"]) == 6
 
 
 # --------------------------------------------------------------------------- extraction
@@ -818,3 +875,215 @@ def test_select_releases() -> None:
     assert yanked.date == "2025-05-02"  # earliest file
     assert yanked.requires_python == ">=3.9"
     assert yanked.wheel_url == "https://pypi.org/packages/setuptools-80.3.0-py3-none-any.whl"
+
+
+# --------------------------------------------------------------------------- cfg sections
+
+SECTIONS_DIST = """
+from setuptools.config import parse_configuration
+
+
+class Distribution:
+    def parse_config_files(self, filenames=None, ignore_option_errors=False):
+        self._parse_config_files(filenames=filenames)
+        parse_configuration(self, self.command_options, ignore_option_errors=ignore_option_errors)
+"""
+
+SECTIONS_DIST_NEW = """
+from .config import setupcfg, pyprojecttoml
+
+
+class Distribution:
+    def parse_config_files(self, filenames=None, ignore_option_errors: bool = False):
+        setupcfg.parse_configuration(self, self.command_options, ignore_option_errors=True)
+"""
+
+OLD_INIT = """
+def __init__(self, target_obj, options, ignore_option_errors=False):
+    sections = {}
+    section_prefix = self.section_prefix
+    for section_name, section_options in options.items():
+        if not section_name.startswith(section_prefix):
+            continue
+        section_name = section_name.replace(section_prefix, '').strip('.')
+        sections[section_name] = section_options
+    self.sections = sections
+"""
+
+NEW_INIT = """
+def __init__(self, target_obj, options, ignore_option_errors, ensure_discovered):
+    self.sections = dict(self._section_options(options))
+
+@classmethod
+def _section_options(cls, options):
+    for full_name, value in options.items():
+        pre, _sep, name = full_name.partition(cls.section_prefix)
+        if pre:
+            continue
+        yield name.lstrip('.'), value
+"""
+
+OLD_PARSE = """
+def parse(self):
+    for section_name, section_options in self.sections.items():
+        method_postfix = ''
+        if section_name:  # [section.option] variant
+            method_postfix = '_%s' % section_name
+        section_parser_method = getattr(
+            self, ('parse_section%s' % method_postfix).replace('.', '__'), None)
+        if section_parser_method is None:
+            raise DistutilsOptionError('Unsupported: [%s]' % section_name)
+        section_parser_method(section_options)
+"""
+
+NEW_PARSE = """
+def parse(self) -> None:
+    for section_name, section_options in self.sections.items():
+        method_postfix = ''
+        if section_name:
+            method_postfix = f"_{section_name}"
+        section_parser_method: Callable | None = getattr(
+            self, f'parse_section{method_postfix}'.replace('.', '__'), None,
+        )
+        if section_parser_method is None:
+            raise OptionError(f"Unsupported: [{section_name}]")
+        section_parser_method(section_options)
+"""
+
+CONFIG_HEAD = """
+def parse_configuration(distribution, command_options, ignore_option_errors=False):
+    meta = ConfigMetadataHandler(distribution.metadata, command_options)
+    meta.parse()
+    options = ConfigOptionsHandler(distribution, command_options)
+    options.parse()
+    return meta, options
+
+
+class ConfigHandler(Generic[Target]):
+    section_prefix: str
+
+    def parse_section(self, section_options):
+        pass
+"""
+
+CONFIG_TAIL = """
+
+class ConfigMetadataHandler(ConfigHandler["DistributionMetadata"]):
+    section_prefix = 'metadata'
+
+
+class ConfigOptionsHandler(ConfigHandler):
+    section_prefix = 'options'
+
+    def parse_section_packages__find(self, section_options):
+        pass
+
+    parse_section_data_files = parse_section_packages__find
+"""
+
+
+def config_py(init: str = OLD_INIT, parse: str = OLD_PARSE, tail: str = CONFIG_TAIL) -> str:
+    return (
+        CONFIG_HEAD
+        + textwrap.indent(init, "    ")
+        + textwrap.indent(parse, "    ")
+        + textwrap.dedent(tail)
+    )
+
+
+def sections_view(dist: str, config: str, path: str = "setuptools/config.py") -> Any:
+    return gen().WheelView.from_mapping({"setuptools/dist.py": dist, path: config})
+
+
+def test_extract_sections_old_style() -> None:
+    facts = gen().extract_sections(sections_view(SECTIONS_DIST, config_py()))
+    assert facts == {
+        "applied": True,
+        "module": "setuptools/config.py",
+        "ignore_option_errors": {"from": "Distribution.parse_config_files", "default": False},
+        "order": ["metadata", "options"],
+        "metadata": ["parse_section"],
+        "options": [
+            "parse_section",
+            "parse_section_data_files",
+            "parse_section_packages__find",
+        ],
+        "split": "replace",
+        "error": "DistutilsOptionError",
+    }
+
+
+def test_extract_sections_new_style() -> None:
+    files = sections_view(
+        SECTIONS_DIST_NEW,
+        config_py(NEW_INIT, NEW_PARSE),
+        "setuptools/config/setupcfg.py",
+    )
+    facts = gen().extract_sections(files)
+    assert facts["module"] == "setuptools/config/setupcfg.py"
+    assert facts["split"] == "partition"
+    assert facts["error"] == "OptionError"
+    assert facts["ignore_option_errors"] == {"from": None, "default": True}
+
+
+def test_extract_sections_super_init() -> None:
+    tail = CONFIG_TAIL.replace(
+        "section_prefix = 'metadata'\n",
+        """section_prefix = 'metadata'
+
+    def __init__(self, target_obj, options, ignore_option_errors=False, package_dir=None):
+        super(ConfigMetadataHandler, self).__init__(target_obj, options)
+        self.package_dir = package_dir
+""",
+    )
+    facts = gen().extract_sections(sections_view(SECTIONS_DIST, config_py(tail=tail)))
+    assert facts["split"] == "replace"
+    assert facts["metadata"] == ["parse_section"]
+
+
+@pytest.mark.parametrize(
+    ("init", "parse", "tail"),
+    [
+        # a different lookup key: no '.' -> '__' translation
+        (OLD_INIT, OLD_PARSE.replace(".replace('.', '__')", ""), CONFIG_TAIL),
+        # the error depends on ignore_option_errors
+        (
+            OLD_INIT,
+            OLD_PARSE.replace(
+                "if section_parser_method is None:",
+                "if section_parser_method is None and not self.ignore_option_errors:",
+            ),
+            CONFIG_TAIL,
+        ),
+        # other ways of splitting the section name
+        (OLD_INIT.replace(".strip('.')", ".lstrip('.')"), OLD_PARSE, CONFIG_TAIL),
+        (NEW_INIT.replace("if pre:", "if not pre:"), OLD_PARSE, CONFIG_TAIL),
+        # attribute lookup customised
+        (
+            OLD_INIT,
+            OLD_PARSE,
+            CONFIG_TAIL + "\n    def __getattr__(self, name):\n        return None\n",
+        ),
+        # a base class from elsewhere
+        (
+            OLD_INIT,
+            OLD_PARSE,
+            CONFIG_TAIL.replace("(ConfigHandler):", "(ConfigHandler, mixins.Extra):"),
+        ),
+        # a handler class defined twice
+        (
+            OLD_INIT,
+            OLD_PARSE,
+            CONFIG_TAIL + "\n\nclass ConfigOptionsHandler(ConfigHandler):\n    pass\n",
+        ),
+    ],
+)
+def test_extract_sections_fails_loudly(init: str, parse: str, tail: str) -> None:
+    with pytest.raises(gen().ExtractionError):
+        gen().extract_sections(sections_view(SECTIONS_DIST, config_py(init, parse, tail)))
+
+
+def test_extract_sections_needs_the_call() -> None:
+    dist = SECTIONS_DIST.replace("parse_configuration(self", "print(self")
+    with pytest.raises(gen().ExtractionError, match="parse_configuration"):
+        gen().extract_sections(sections_view(dist, config_py()))
