@@ -47,7 +47,34 @@ def _summary(cfg: str | bytes) -> list[tuple[str, int | None, tuple[str, ...], t
             id="entry-points-exempt-from-78",
         ),
         pytest.param("[options.extras_require]\ndev-tools = pytest\n", [], id="extras-exempt"),
-        pytest.param("[options.data_files]\nshare-dir = a.txt\n", [], id="data-files-exempt"),
+        pytest.param(
+            # Exempt from the key check, but the section itself only exists since 40.5.0.
+            "[options.data_files]\nshare-dir = a.txt\n",
+            [("SC007", 1, ("<40.5.0",), ("<40.5.0",))],
+            id="data-files-exempt",
+        ),
+        pytest.param(
+            "[options.extras]\ntest = pytest\n",
+            [("SC007", 1, (">=0",), (">=0",))],
+            id="unsupported-options-subsection",
+        ),
+        pytest.param(
+            "[options_extra]\nx = 1\n",
+            [("SC007", 1, (">=0",), (">=0",))],
+            id="options-prefix-without-dot",
+        ),
+        pytest.param(
+            "[metadata.extra]\nx = 1\n",
+            [("SC007", 1, (">=0",), (">=0",))],
+            id="metadata-subsection",
+        ),
+        pytest.param(
+            # "replace" (before 67.5.1) strips every "options": handler for extras_require.
+            "[options.extras_require.options]\nx = 1\n",
+            [("SC007", 1, (">=67.5.1",), (">=67.5.1",))],
+            id="split-rule-changed-in-67.5.1",
+        ),
+        pytest.param("[options.packages.find]\nwhere = src\n", [], id="packages-find"),
         pytest.param("[optional]\nfoo-bar = 1\n", [], id="not-an-options-section"),
         pytest.param("[flake8]\nmax-line-length = 100\n", [], id="flake8"),
         pytest.param("[tool:pytest]\nAddopts = -ra\n", [], id="tool-pytest"),

@@ -137,6 +137,9 @@ class Catalogue:
             for v in versions:
                 cfg[v] = facts
         self._cfg = cfg
+        self.section_eras: tuple[tuple[tuple[str, ...], Mapping[str, Any]], ...] = tuple(
+            (tuple(era["versions"]), era["cfg_sections"]) for era in data.get("section_eras", ())
+        )
         self.modules: Mapping[str, list[list[str]]] = data.get("modules", {})
         self.names: Mapping[str, Mapping[str, list[list[str]]]] = data.get("names", {})
         self.getattr_modules: Mapping[str, list[list[str]]] = data.get("getattr", {})

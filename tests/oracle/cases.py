@@ -127,6 +127,14 @@ SYNTAX = (
     ("bom", "\ufeff[metadata]\nname = probe\n"),
     ("header-with-comment", "[metadata] # hi\nname = probe\n"),
     ("empty-key", "[metadata]\nname = probe\n = value\n"),
+    ("section-options-extras", "[metadata]\nname = probe\n[options.extras]\ntest = six\n"),
+    ("section-metadata-sub", "[metadata]\nname = probe\n[metadata.extra]\nx = 1\n"),
+    ("section-split-rule", "[metadata]\nname = probe\n[options.extras_require.options]\nx =\n"),
+    (
+        "section-double-underscore",
+        "[metadata]\nname = probe\n[options.packages__find]\nwhere = .\n",
+    ),
+    ("section-empty-options-sub", "[metadata]\nname = probe\n[options.nothing]\n"),
 )
 
 BINARY = (

@@ -42,6 +42,8 @@ class ParsedCfg:
 
     options: tuple[tuple[str, str, str], ...]
     error: Exception | None
+    #: Section names in file order (empty when the file could not be read).
+    sections: tuple[str, ...] = ()
 
 
 def _decode(data: bytes, encoding: str) -> str:
@@ -84,6 +86,7 @@ def parse_setup_cfg(
     except configparser.Error as exc:
         return ParsedCfg(options=(), error=exc)
     options: list[tuple[str, str, str]] = []
+    sections = tuple(parser.sections())
     try:
         for section in parser.sections():
             for opt in parser.options(section):
@@ -92,8 +95,8 @@ def parse_setup_cfg(
                 value = parser.get(section, opt)
                 options.append((section, opt, value))
     except configparser.Error as exc:
-        return ParsedCfg(options=tuple(options), error=exc)
-    return ParsedCfg(options=tuple(options), error=None)
+        return ParsedCfg(options=tuple(options), error=exc, sections=sections)
+    return ParsedCfg(options=tuple(options), error=None, sections=sections)
 
 
 def _lines(data: bytes) -> Iterator[tuple[int, str]]:
@@ -128,6 +131,18 @@ def locate_keys(data: bytes) -> list[KeyLocation]:
             key = mo.group("option").rstrip()
             found.append(KeyLocation(section, key, lineno, indent + 1))
             option_indent = indent
+    return found
+
+
+def locate_sections(data: bytes) -> dict[str, int]:
+    """The line of each section header (the first one, for duplicates)."""
+    found: dict[str, int] = {}
+    for lineno, raw in _lines(data):
+        if raw[:1].isspace():
+            continue
+        mo = _SECTCRE.match(raw.strip())
+        if mo:
+            found.setdefault(mo.group("header"), lineno)
     return found
 
 

@@ -16,7 +16,13 @@ from pathlib import PurePosixPath
 from ..model import Finding, Reference
 from ..versions import CfgFacts, KeyCheck
 from ._base import Context, Rule, register
-from ._cfgread import KeyLocation, line_of_offset, locate_keys, parse_setup_cfg
+from ._cfgread import (
+    KeyLocation,
+    line_of_offset,
+    locate_keys,
+    locate_sections,
+    parse_setup_cfg,
+)
 
 __all__ = ["analyse_setup_cfg"]
 
@@ -284,8 +290,11 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
     key_meta: dict[tuple[str, int, int], tuple[str, str, str | None]] = {}
     errors: dict[tuple[str, str], tuple[set[str], tuple[int | None, int | None], str]] = {}
 
+    sections_seen: tuple[str, ...] = ()
+    section_lines = locate_sections(data)
     for (xform, encoding, skip), eras in groups.items():
         parsed = parse_setup_cfg(data, optionxform_str=xform, encoding=encoding, skip=skip)
+        sections_seen = sections_seen or parsed.sections
         group_versions = [v for versions, _ in eras for v in versions]
         if parsed.error is not None:
             code, message, fix = _error_finding(parsed.error)
@@ -308,6 +317,36 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
                 if not opt.replace("-", "_").islower() and facts.checks(facts.upper, section):
                     acc.upper = True
                     _apply(acc, facts.upper, era_versions, today)
+
+    for section in sections_seen:
+        for prefix in ("metadata", "options"):
+            failing_here: set[str] = set()
+            lookup = ""
+            for era_versions, facts in cat.section_eras:
+                method = _section_method(section, prefix, str(facts.get("split", "replace")))
+                if method is None:
+                    continue
+                lookup = method
+                if method not in facts.get(prefix, ()):
+                    failing_here.update(v for v in era_versions if cat.release(v) is not None)
+            if failing_here:
+                sub = lookup.removeprefix("parse_section").removeprefix("_")
+                message = (
+                    f"section [{section}] starts with `{prefix}` but is not a section setuptools "
+                    f"knows (it looks for a handler for [{prefix}.{sub.replace('__', '.')}]) and "
+                    "stops with 'Unsupported distribution option section'"
+                )
+                errors.setdefault(
+                    ("SC007", message),
+                    (
+                        set(),
+                        (section_lines.get(section), 1),
+                        "rename the section (setuptools knows [options], [options.packages.find], "
+                        "[options.entry_points], [options.package_data], "
+                        "[options.exclude_package_data], [options.extras_require], "
+                        "[options.data_files]) or move its keys to another tool's file",
+                    ),
+                )[0].update(failing_here)
 
     findings: list[Finding] = []
     for (code, message), (failing, (line, col), fix) in errors.items():
@@ -369,6 +408,17 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
     return tuple(findings)
 
 
+def _section_method(section: str, prefix: str, split: str) -> str | None:
+    """The handler method setuptools looks up for ``section``, or None if not its prefix."""
+    if not section.startswith(prefix):
+        return None
+    if split == "partition":
+        sub = section[len(prefix) :].lstrip(".")
+    else:  # "replace": every occurrence of the prefix is removed
+        sub = section.replace(prefix, "").strip(".")
+    return ("parse_section" + (f"_{sub}" if sub else "")).replace(".", "__")
+
+
 def _find_location(
     by_key: dict[tuple[str, str], list[KeyLocation]], section: str, opt: str
 ) -> tuple[KeyLocation | None, str | None]:
@@ -390,6 +440,7 @@ _SLUGS = {
     "SC004": "setupcfg-syntax-error",
     "SC005": "setupcfg-duplicate",
     "SC006": "setupcfg-interpolation",
+    "SC007": "setupcfg-unsupported-section",
 }
 
 
@@ -637,4 +688,43 @@ or move the tool's settings to its own file (`pytest.ini`, `.flake8`).
 """,
     "[metadata]\nname = example\n\n[tool:pytest]\nlog_format = %(asctime)s\n",
     (_REF_CONFIGPARSER,),
+)
+_rule(
+    "SC007",
+    "setup.cfg section that starts with `metadata` or `options` but that setuptools lacks",
+    """
+## What it does
+Finds sections whose name starts with `metadata` or `options` (a prefix match, as in
+setuptools: `[options_extra]` and `[options.test]` count) for which setuptools' config
+handlers have no parser. The sub-sections each version accepts come from the handlers in
+that version's wheel (`[options.data_files]` exists since 40.5.0).
+
+## Why is this bad?
+`parse_configuration` raises `Unsupported distribution option section` and the build fails
+in every setuptools version that lacks the handler, whatever the section contains.
+
+## Example
+```ini
+[metadata]
+name = example
+
+[options.extras]
+test = pytest
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+
+[options.extras_require]
+test = pytest
+```
+
+## References
+- `ConfigHandler.parse` in `setuptools/config/setupcfg.py`
+- setuptools docs: configuring setuptools using setup.cfg files
+""",
+    "[metadata]\nname = example\n\n[options.extras]\ntest = pytest\n",
+    (Reference(title="setuptools: configuring setuptools using setup.cfg files", url=_DOCS),),
 )
