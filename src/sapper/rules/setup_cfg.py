@@ -322,12 +322,13 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         for prefix in ("metadata", "options"):
             failing_here: set[str] = set()
             lookup = ""
-            for era_versions, facts in cat.section_eras:
-                method = _section_method(section, prefix, str(facts.get("split", "replace")))
+            for era_versions, handlers in cat.section_eras:
+                split = str(handlers.get("split", "replace"))
+                method = _section_method(section, prefix, split)
                 if method is None:
                     continue
                 lookup = method
-                if method not in facts.get(prefix, ()):
+                if method not in handlers.get(prefix, ()):
                     failing_here.update(v for v in era_versions if cat.release(v) is not None)
             if failing_here:
                 sub = lookup.removeprefix("parse_section").removeprefix("_")
