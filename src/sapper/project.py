@@ -5,20 +5,17 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from email.parser import HeaderParser
-from typing import Any
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name
+from typing import TYPE_CHECKING, Any
 
 from .model import Project
-from .sources import ProjectFiles
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
+
+    from .sources import ProjectFiles
+
+# packaging.requirements, tomllib and email.parser are imported where they are needed:
+# most checks never touch them and start-up time matters.
 
 __all__ = ["BuildSystem", "build_system", "identify"]
 
@@ -54,6 +51,10 @@ def _load_pyproject(files: ProjectFiles) -> tuple[dict[str, Any] | None, str | N
     data = files.files.get("pyproject.toml")
     if data is None:
         return None, None
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
     try:
         return tomllib.loads(data.decode("utf-8")), None
     except UnicodeDecodeError as exc:
@@ -66,16 +67,25 @@ def build_system(files: ProjectFiles) -> BuildSystem:
     pyproject, error = _load_pyproject(files)
     table = pyproject.get("build-system") if isinstance(pyproject, dict) else None
     if not isinstance(table, dict):
-        requires: tuple[str, ...] = ("setuptools>=40.8.0",)
-        backend = LEGACY_BACKEND
-        in_tree = False
-    else:
-        raw = table.get("requires")
-        requires = tuple(str(r) for r in raw) if isinstance(raw, list) else ()
-        backend = str(table.get("build-backend") or LEGACY_BACKEND)
-        in_tree = bool(table.get("backend-path"))
+        # pip's fallback for projects without [build-system]: setuptools>=40.8.0, which
+        # every release sapper models satisfies.
+        return BuildSystem(
+            backend=LEGACY_BACKEND,
+            requires=("setuptools>=40.8.0",),
+            in_tree=False,
+            setuptools=None,
+            uses_setuptools="yes",
+            error=error,
+        )
+    raw = table.get("requires")
+    requires = tuple(str(r) for r in raw) if isinstance(raw, list) else ()
+    backend = str(table.get("build-backend") or LEGACY_BACKEND)
+    in_tree = bool(table.get("backend-path"))
     spec: SpecifierSet | None = None
     wants_setuptools = False
+    if requires:
+        from packaging.requirements import InvalidRequirement, Requirement
+        from packaging.utils import canonicalize_name
     for text in requires:
         try:
             req = Requirement(text)
@@ -111,6 +121,8 @@ def identify(files: ProjectFiles, fallback: str | None = None) -> Project:
     """Name and version: PKG-INFO, then setup.cfg, then pyproject.toml, then the file name."""
     pkg_info = files.files.get("PKG-INFO")
     if pkg_info is not None:
+        from email.parser import HeaderParser
+
         headers = HeaderParser().parsestr(pkg_info.decode("utf-8", errors="replace"))
         name, version = headers.get("Name"), headers.get("Version")
         if name:
