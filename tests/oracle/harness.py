@@ -119,3 +119,43 @@ def parse_config_outcomes(
 
 def purelib() -> str:
     return sysconfig.get_path("purelib")
+
+
+_METADATA_SCRIPT = r"""
+import json, os, sys, tempfile, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, os.getcwd())
+from setuptools import build_meta
+backend = build_meta.__legacy__ if sys.argv[1] == "legacy" else build_meta
+try:
+    backend.get_requires_for_build_wheel()
+    out = tempfile.mkdtemp()
+    backend.prepare_metadata_for_build_wheel(out)
+except BaseException as exc:
+    text = str(exc).splitlines()[0][:300] if str(exc) else ""
+    print(json.dumps(type(exc).__name__ + (": " + text if text else "")))
+else:
+    print(json.dumps(None))
+"""
+
+
+def metadata_outcome(version: str, project: Path, *, enforce: bool = False) -> str | None:
+    """Run the PEP 517 hooks pip calls first (get_requires_for_build_wheel, then
+    prepare_metadata_for_build_wheel) with real setuptools; None when both succeed."""
+    python = setuptools_python(version)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SETUPTOOLS_", "PYTHON"))}
+    if enforce:
+        env["SETUPTOOLS_ENFORCE_DEPRECATION"] = "1"
+    proc = subprocess.run(
+        [str(python), "-c", _METADATA_SCRIPT, "legacy"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith(("null", '"'))]
+    if not lines:
+        return f"no result (exit {proc.returncode}): {proc.stderr[-300:]}"
+    result: str | None = json.loads(lines[-1])
+    return result

@@ -15,7 +15,7 @@ from ..versions import Catalogue
 __all__ = ["FAMILIES", "Context", "Rule", "all_rules", "get_rule", "register"]
 
 #: Rule family modules, in display order.
-FAMILIES = ("setup_cfg",)
+FAMILIES = ("setup_cfg", "setup_py")
 
 
 @dataclass(slots=True, kw_only=True)

@@ -1,0 +1,223 @@
+"""setup.py rules, read with ``ast`` and never executed.
+
+SP001 (imports of modules a setuptools release no longer ships) is data-driven: the module
+inventory of every setuptools wheel, from ``data/setuptools.json``, says in which releases
+``pkg_resources``, ``setuptools.command.test``, ``setuptools.extern``, ... exist.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from ..model import Finding, Reference
+from ._base import Context, Rule, register
+
+__all__ = ["imported_modules"]
+
+PATH = "setup.py"
+
+#: Before 60.0.0 setuptools used the standard library's distutils by default, so a
+#: ``distutils.*`` module missing from setuptools' own copy was still importable there.
+_LOCAL_DISTUTILS_SINCE = Version("60.0.0")
+
+_TRY_NODES: tuple[type[ast.stmt], ...] = (
+    ast.Try,
+    *([ast.TryStar] if hasattr(ast, "TryStar") else []),
+)
+_GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+_ADVICE = {
+    "pkg_resources": (
+        "use importlib.metadata (versions, entry points), importlib.resources (package "
+        "data) and packaging.version; or pin `setuptools<82` in build-system.requires"
+    ),
+    "setuptools.command.test": "drop the `test` command; run the tests with pytest or tox",
+    "setuptools.extern": "import `packaging` (add it to build-system.requires) directly",
+    "setuptools.dep_util": "use `setuptools.modified`",
+    "setuptools.sandbox": "run the code in a subprocess instead of `setuptools.sandbox`",
+    "setuptools.package_index": "nothing replaces it; download with pip or urllib",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSite:
+    module: str
+    line: int
+    column: int
+
+
+def _guarded(handlers: list[ast.ExceptHandler]) -> bool:
+    for handler in handlers:
+        if handler.type is None:
+            return True
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        for t in types:
+            name = t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None)
+            if name in _GUARDS:
+                return True
+    return False
+
+
+def _walk(body: Iterable[ast.stmt]) -> Iterator[ImportSite]:
+    """Imports that run when setup.py runs: module level, not under an ImportError guard.
+
+    Function and class bodies are skipped (they run only for some commands, or never).
+    """
+    for node in body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield ImportSite(alias.name, node.lineno, node.col_offset + 1)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                yield ImportSite(node.module, node.lineno, node.col_offset + 1)
+                if ".extern" not in f".{node.module}":  # extern serves names, not modules
+                    for alias in node.names:
+                        yield ImportSite(
+                            f"{node.module}.{alias.name}", node.lineno, node.col_offset + 1
+                        )
+        elif isinstance(node, _TRY_NODES):
+            if not _guarded(node.handlers):  # type: ignore[attr-defined]
+                yield from _walk(node.body)  # type: ignore[attr-defined]
+            yield from _walk(node.orelse)  # type: ignore[attr-defined]
+            yield from _walk(node.finalbody)  # type: ignore[attr-defined]
+        elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
+            yield from _walk(node.body)
+            yield from _walk(getattr(node, "orelse", []))
+
+
+def imported_modules(source: bytes) -> list[ImportSite] | None:
+    """The unguarded module-level imports of a setup.py; None if it does not parse."""
+    try:
+        tree = ast.parse(source, filename=PATH)
+    except (SyntaxError, ValueError):
+        return None
+    return list(_walk(tree.body))
+
+
+def _missing_in(ctx: Context, module: str) -> set[str]:
+    cat = ctx.catalogue
+    ranges = cat.modules.get(module)
+    if ranges is None:
+        return set()
+    spans = [(Version(a), Version(b)) for a, b in ranges]
+    out: set[str] = set()
+    for v in cat.universe:
+        pv = cat.parsed(v)
+        if any(lo <= pv <= hi for lo, hi in spans):
+            continue
+        if module.startswith("distutils.") and pv < _LOCAL_DISTUTILS_SINCE:
+            continue
+        out.add(v)
+    return out
+
+
+def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
+    source = ctx.files.files.get(PATH)
+    if source is None:
+        return []
+    sites = imported_modules(source)
+    if not sites:
+        return []
+    cat = ctx.catalogue
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    lines: set[int] = set()
+    for site in sites:
+        top = site.module.split(".")[0]
+        if top not in ("setuptools", "pkg_resources", "distutils"):
+            continue
+        if site.module in seen or site.line in lines:
+            continue
+        missing = _missing_in(ctx, site.module)
+        if not missing:
+            continue
+        seen.add(site.module)
+        lines.add(site.line)
+        fails = cat.to_specifiers(missing)
+        advice = next(
+            (text for mod, text in _ADVICE.items() if site.module.startswith(mod)),
+            "remove the import or pin a setuptools that ships it in build-system.requires",
+        )
+        findings.append(
+            Finding(
+                code="SP001",
+                slug="setuppy-removed-module",
+                message=(
+                    f"setup.py imports `{site.module}`, which setuptools "
+                    f"{' | '.join(fails)} does not ship (ModuleNotFoundError); {advice}"
+                ),
+                path=PATH,
+                line=site.line,
+                column=site.column,
+                fails=fails,
+                fails_enforced=fails,
+                fix=None,
+            )
+        )
+    return findings
+
+
+register(
+    Rule(
+        code="SP001",
+        slug="setuppy-removed-module",
+        family="setup.py",
+        summary="setup.py imports a module that setuptools removed",
+        doc="""
+## What it does
+Finds module-level imports in setup.py (outside functions and classes, and not under a
+`try`/`except ImportError`) of `setuptools`, `pkg_resources` or `distutils` modules that
+some setuptools releases do not ship. Which releases ship which module comes from the
+module inventory of every setuptools wheel.
+
+## Why is this bad?
+setup.py runs inside the build, so the import fails with `ModuleNotFoundError` and so does
+the build: `pkg_resources` is gone since 82.0.0, `setuptools.extern` since 71.0.0,
+`setuptools.dep_util` since 70.0.0, `setuptools.command.test` was missing from 72.0.0,
+`distutils.msvccompiler` from 74.0.0.
+
+## Example
+```python
+from setuptools import setup
+import pkg_resources
+
+setup(name="example", version="1.0")
+```
+
+## Use instead
+```python
+from setuptools import setup
+
+setup(name="example", version="1.0")
+```
+Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
+`pkg_resources`, or pin `setuptools<82` in `build-system.requires`.
+
+## References
+- setuptools 82.0.0 changelog (#3085): pkg_resources removed
+- setuptools 72.0.0 changelog (#931): test command removed
+""".strip(),
+        references=(
+            Reference(
+                title="setuptools 82.0.0 changelog (#3085): pkg_resources removed",
+                url="https://setuptools.pypa.io/en/latest/history.html#v82-0-0",
+            ),
+            Reference(
+                title="setuptools 72.0.0 changelog (#931): test command removed",
+                url="https://setuptools.pypa.io/en/latest/history.html#v72-0-0",
+            ),
+        ),
+        example=(
+            (
+                PATH,
+                "from setuptools import setup\nimport pkg_resources\n\n"
+                'setup(name="example", version="1.0")\n',
+            ),
+        ),
+        check=_check_removed_imports,
+    )
+)
