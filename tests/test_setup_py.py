@@ -63,3 +63,21 @@ def test_verdict_for_pkg_resources() -> None:
     assert check({"setup.py": source}, setuptools="81.0.0").verdict.outcome == "builds"
     assert check({"setup.py": source}, setuptools="82.0.0").verdict.outcome == "fails"
     assert check({"setup.py": source}).verdict.because == ("SP001",)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from setuptools import setup\nsetup(use_2to3=True)\n", [("SP002", 2, (">=58.0.2",))]),
+        ("from setuptools import setup\nsetup(use_2to3=False)\n", [("SP002", 2, ("==58.0.2",))]),
+        ("import setuptools\nsetuptools.setup(use_2to3=flag)\n", [("SP002", 2, (">=58.0.2",))]),
+        (
+            "from setuptools import setup\nif __name__ == '__main__':\n    setup(use_2to3=1)\n",
+            [("SP002", 3, (">=58.0.2",))],
+        ),
+        ("from setuptools import setup\nsetup(name='x')\n", []),
+        ("def f():\n    setup(use_2to3=True)\n", []),
+    ],
+)
+def test_use_2to3(source: str, expected: list[tuple[str, int, tuple[str, ...]]]) -> None:
+    assert _sp(source) == expected

@@ -34,7 +34,12 @@ def _lock(path: Path) -> Iterator[None]:
 
 def setuptools_python(version: str) -> Path:
     """The interpreter of a venv holding exactly ``setuptools==version`` (created once)."""
-    env_dir = CACHE / "venvs" / f"py{PY}-setuptools-{version}"
+    # Before 70.1.0 setuptools asks the frontend for `wheel` (get_requires_for_build_wheel
+    # returns it); pip then installs it into the build environment, so the venv has it too.
+    needs_wheel = tuple(int(x) for x in version.split(".")[:2]) < (70, 1)
+    extra = ["wheel==0.43.0"] if needs_wheel else []
+    suffix = "-wheel" if needs_wheel else ""
+    env_dir = CACHE / "venvs" / f"py{PY}-setuptools-{version}{suffix}"
     python = env_dir / "bin" / "python"
     marker = env_dir / ".complete"
     if marker.exists():
@@ -64,6 +69,7 @@ def setuptools_python(version: str) -> Path:
                 "--target",
                 purelib,
                 f"setuptools=={version}",
+                *extra,
             ],
             check=True,
         )
