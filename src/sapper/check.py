@@ -5,20 +5,22 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ._exceptions import SapperError, TargetError, UsageError
 from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
-from .project import BuildSystem, build_system, identify
+from .project import BuildSystem, build_system, identify, load_pyproject
 from .rules import Context, all_rules
 from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
 
 __all__ = ["Options", "check_files", "check_target", "check_targets", "classify_target"]
 
-_DEFAULT = object()
+
+def _today() -> _dt.date:
+    return _dt.datetime.now(tz=_dt.timezone.utc).date()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,15 +29,16 @@ class Options:
 
     ``setuptools`` pins the version the verdict is for; by default it is the newest
     release the project's ``build-system.requires`` (and ``python``) allow, as a PEP 517
-    frontend would install. ``cache_dir=None`` disables the download cache; leave it unset
-    for the default cache.
+    frontend would install. Downloads are cached in ``cache_dir`` (default: the user cache,
+    ``$SAPPER_CACHE_DIR``); ``no_cache`` disables the cache altogether.
     """
 
     setuptools: str | None = None
     enforce_deprecations: bool = False
     python: str | None = None
     index_url: str | None = None
-    cache_dir: Path | object | None = _DEFAULT
+    cache_dir: Path | None = None
+    no_cache: bool = False
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     today: _dt.date | None = None
@@ -114,8 +117,9 @@ def check_files(
     """Run every selected rule over one project's files and give the verdict."""
     options = options or Options()
     cat = catalogue()
-    ctx = Context(files=files, catalogue=cat, today=options.today or cat.today())
-    bs = build_system(files)
+    ctx = Context(files=files, catalogue=cat, today=options.today or _today())
+    pyproject = load_pyproject(files)
+    bs = build_system(pyproject)
     findings: list[Finding] = []
     errors: list[ErrorRecord] = []
     if bs.error:
@@ -131,7 +135,7 @@ def check_files(
     return TargetResult(
         target=target,
         kind=kind,
-        project=project or identify(files, fallback=Path(target).name),
+        project=project or identify(files, pyproject, fallback=Path(target).name),
         findings=tuple(findings),
         verdict=verdict,
         errors=tuple(errors),
@@ -180,12 +184,10 @@ def check_target(target: str, options: Options | None = None) -> TargetResult:
         if kind == "sdist":
             files = read_sdist(target)
             return check_files(files, target=target, kind=kind, options=options)
-        from .pypi import DEFAULT_INDEX_URL, Index
+        from .pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
 
-        kwargs: dict[str, object] = {}
-        if options.cache_dir is not _DEFAULT:
-            kwargs["cache_dir"] = options.cache_dir
-        index = Index(options.index_url or DEFAULT_INDEX_URL, **kwargs)  # type: ignore[arg-type]
+        cache_dir = None if options.no_cache else (options.cache_dir or default_cache_dir())
+        index = Index(options.index_url or DEFAULT_INDEX_URL, cache_dir=cache_dir)
         download = index.fetch(target)
         files = read_sdist(download.data, label=download.file.filename)
         return check_files(
@@ -209,15 +211,15 @@ def check_target(target: str, options: Options | None = None) -> TargetResult:
 
 
 def check_targets(
-    targets: Iterable[str],
+    targets: Sequence[str],
     options: Options | None = None,
     *,
-    progress: Callable[[TargetResult], None] | None = None,
+    on_target: Callable[[int, str], None] | None = None,
 ) -> list[TargetResult]:
+    """Check targets in order; ``on_target(index, target)`` is called before each one."""
     results = []
-    for target in targets:
-        result = check_target(target, options)
-        if progress is not None:
-            progress(result)
-        results.append(result)
+    for i, target in enumerate(targets):
+        if on_target is not None:
+            on_target(i, target)
+        results.append(check_target(target, options))
     return results

@@ -133,7 +133,7 @@ def _progress_enabled() -> bool:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from .check import Options, check_target
+    from .check import Options, check_targets
     from .render.text import Style, render_text, use_color
     from .versions import catalogue
 
@@ -145,11 +145,6 @@ def _run_check(args: argparse.Namespace) -> int:
         if not (1 < len(parts) <= 3 and all(p.isdigit() for p in parts)):
             msg = f"--python {args.python!r}: write a version such as 3.12"
             raise UsageError(msg)
-    cache_kw: dict[str, object] = {}
-    if args.no_cache:
-        cache_kw["cache_dir"] = None
-    elif args.cache_dir is not None:
-        cache_kw["cache_dir"] = args.cache_dir
     options = Options(
         setuptools=args.setuptools,
         enforce_deprecations=args.enforce_deprecations,
@@ -157,15 +152,17 @@ def _run_check(args: argparse.Namespace) -> int:
         index_url=args.index_url,
         select=args.select,
         ignore=args.ignore,
-        **cache_kw,  # type: ignore[arg-type]
+        cache_dir=args.cache_dir,
+        no_cache=args.no_cache,
     )
-    results = []
-    show = _progress_enabled() and len(args.targets) > 1
-    for i, target in enumerate(args.targets, 1):
-        if show:
-            sys.stderr.write(f"\r\x1b[K[{i}/{len(args.targets)}] checking {target}")
-            sys.stderr.flush()
-        results.append(check_target(target, options))
+    total = len(args.targets)
+    show = _progress_enabled() and total > 1
+
+    def progress(i: int, target: str) -> None:
+        sys.stderr.write(f"\r\x1b[K[{i + 1}/{total}] checking {target}")
+        sys.stderr.flush()
+
+    results = check_targets(args.targets, options, on_target=progress if show else None)
     if show:
         sys.stderr.write("\r\x1b[K")
     if args.format == "json":

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 # packaging.requirements, tomllib and email.parser are imported where they are needed:
 # most checks never touch them and start-up time matters.
 
-__all__ = ["BuildSystem", "build_system", "identify"]
+__all__ = ["BuildSystem", "PyProject", "build_system", "identify", "load_pyproject"]
 
 #: What pip uses for a project without ``[build-system]`` (PEP 517 fallback).
 LEGACY_BACKEND = "setuptools.build_meta:__legacy__"
@@ -47,24 +47,32 @@ class BuildSystem:
     error: str | None = None
 
 
-def _load_pyproject(files: ProjectFiles) -> tuple[dict[str, Any] | None, str | None]:
+@dataclass(frozen=True, slots=True)
+class PyProject:
+    """pyproject.toml as parsed once per project: its tables, or why it could not be read."""
+
+    data: dict[str, Any] | None
+    error: str | None = None
+
+
+def load_pyproject(files: ProjectFiles) -> PyProject:
     data = files.files.get("pyproject.toml")
     if data is None:
-        return None, None
+        return PyProject(None)
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
     try:
-        return tomllib.loads(data.decode("utf-8")), None
+        return PyProject(tomllib.loads(data.decode("utf-8")))
     except UnicodeDecodeError as exc:
-        return None, f"pyproject.toml is not valid UTF-8 ({exc.reason})"
+        return PyProject(None, f"pyproject.toml is not valid UTF-8 ({exc.reason})")
     except tomllib.TOMLDecodeError as exc:
-        return None, f"pyproject.toml is not valid TOML: {exc}"
+        return PyProject(None, f"pyproject.toml is not valid TOML: {exc}")
 
 
-def build_system(files: ProjectFiles) -> BuildSystem:
-    pyproject, error = _load_pyproject(files)
+def build_system(pp: PyProject) -> BuildSystem:
+    pyproject, error = pp.data, pp.error
     table = pyproject.get("build-system") if isinstance(pyproject, dict) else None
     if not isinstance(table, dict):
         # pip's fallback for projects without [build-system]: setuptools>=40.8.0, which
@@ -117,8 +125,8 @@ def build_system(files: ProjectFiles) -> BuildSystem:
 _SDIST_NAME = re.compile(r"^(?P<name>.+?)-(?P<version>\d[^-]*)$")
 
 
-def identify(files: ProjectFiles, fallback: str | None = None) -> Project:
-    """Name and version: PKG-INFO, then setup.cfg, then pyproject.toml, then the file name."""
+def identify(files: ProjectFiles, pp: PyProject, fallback: str | None = None) -> Project:
+    """Name and version: PKG-INFO, then pyproject.toml, then setup.cfg, then the file name."""
     pkg_info = files.files.get("PKG-INFO")
     if pkg_info is not None:
         from email.parser import HeaderParser
@@ -129,29 +137,27 @@ def identify(files: ProjectFiles, fallback: str | None = None) -> Project:
             return Project(
                 name=str(name).strip(), version=str(version).strip() if version else None
             )
-    pyproject, _ = _load_pyproject(files)
-    project = pyproject.get("project") if isinstance(pyproject, dict) else None
+    project = pp.data.get("project") if pp.data else None
     if isinstance(project, dict) and isinstance(project.get("name"), str):
         version = project.get("version")
         return Project(name=project["name"], version=version if isinstance(version, str) else None)
     cfg = files.files.get("setup.cfg")
     if cfg is not None:
-        name = version = None
-        section = None
-        for raw in cfg.decode("utf-8", errors="replace").splitlines():
-            line = raw.strip()
-            if line.startswith("["):
-                section = line.strip("[] ").lower()
-                continue
-            if section == "metadata" and "=" in line and not raw[:1].isspace():
-                key, _, value = line.partition("=")
-                key = key.strip().lower().replace("-", "_")
-                if key == "name":
-                    name = value.strip()
-                elif key == "version" and not value.strip().startswith(("attr:", "file:")):
-                    version = value.strip()
+        from .rules._cfgread import parse_setup_cfg
+
+        metadata = {
+            key.replace("-", "_").lower(): value.strip()
+            for section, key, value in parse_setup_cfg(
+                cfg, optionxform_str=True, encoding="utf-8"
+            ).options
+            if section == "metadata"
+        }
+        name = metadata.get("name")
+        cfg_version = metadata.get("version")
+        if cfg_version and cfg_version.startswith(("attr:", "file:")):
+            cfg_version = None
         if name:
-            return Project(name=name, version=version)
+            return Project(name=name, version=cfg_version or None)
     if fallback:
         stem = re.sub(
             r"\.(tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|tar|zip)$", "", fallback, flags=re.I

@@ -10,7 +10,6 @@ contains it (``("==78.0.1",)``, ``(">=67.7.0",)``, ``("<41.0.0", ">=60.0.0,<60.1
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -129,20 +128,14 @@ class Catalogue:
         )
         self._index = {v: i for i, v in enumerate(self.universe)}
         self._by_version = {r.version: r for r in releases}
-        cfg: dict[str, CfgFacts] = {}
         self.cfg_eras: tuple[tuple[tuple[str, ...], CfgFacts], ...] = tuple(
             (tuple(era["versions"]), _cfg_facts(era["cfg"])) for era in data.get("cfg_eras", ())
         )
-        for versions, facts in self.cfg_eras:
-            for v in versions:
-                cfg[v] = facts
-        self._cfg = cfg
         self.section_eras: tuple[tuple[tuple[str, ...], Mapping[str, Any]], ...] = tuple(
             (tuple(era["versions"]), era["cfg_sections"]) for era in data.get("section_eras", ())
         )
+        #: Module name -> inclusive [first, last] runs of the releases whose wheel ships it.
         self.modules: Mapping[str, list[list[str]]] = data.get("modules", {})
-        self.names: Mapping[str, Mapping[str, list[list[str]]]] = data.get("names", {})
-        self.getattr_modules: Mapping[str, list[list[str]]] = data.get("getattr", {})
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -155,24 +148,6 @@ class Catalogue:
 
     def parsed(self, version: str) -> Version:
         return self._parsed.get(version) or Version(version)
-
-    def cfg_facts(self, version: str) -> CfgFacts:
-        """Facts for ``version``; an unknown version gets those of the nearest older release."""
-        if version in self._cfg:
-            return self._cfg[version]
-        nearest = self.nearest_known(version)
-        return self._cfg[nearest]
-
-    def nearest_known(self, version: str) -> str:
-        """The newest known release not newer than ``version`` (the oldest if none is)."""
-        target = Version(version)
-        best = self.universe[0]
-        for v in self.universe:
-            if self._parsed[v] <= target:
-                best = v
-            else:
-                break
-        return best
 
     def validate_version(self, text: str) -> str:
         """Normalise a user-supplied setuptools version, or raise UsageError."""
@@ -253,13 +228,6 @@ class Catalogue:
                 out.append(f">={lower},<{upper}")
             i += 1
         return tuple(out)
-
-    def expand(self, specifiers: Sequence[str]) -> frozenset[str]:
-        """The known versions a union of specifiers contains."""
-        return frozenset(v for v in self.universe if contains(specifiers, v))
-
-    def today(self) -> _dt.date:
-        return _dt.datetime.now(tz=_dt.timezone.utc).date()
 
 
 @functools.lru_cache(maxsize=256)

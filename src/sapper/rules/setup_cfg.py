@@ -256,11 +256,6 @@ def _describe(
     return "; ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class _Analysis:
-    findings: tuple[Finding, ...]
-
-
 def analyse_setup_cfg(ctx: Context) -> tuple[Finding, ...]:
     """Every SC finding of the project (cached per context)."""
     result: tuple[Finding, ...] = ctx.memo("setup_cfg", lambda: _analyse(ctx))
@@ -477,7 +472,7 @@ def _rule(
             doc=doc.strip(),
             references=refs,
             example=((PATH, example),),
-            check=_checker(code),
+            check=_Check(code),
             fixable=fixable,
         )
     )

@@ -10,13 +10,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from packaging.version import Version
 
 from ..model import Finding, Reference
 from ._base import Context, Rule, register
 
-__all__ = ["imported_modules"]
+__all__: list[str] = []
 
 PATH = "setup.py"
 
@@ -24,7 +25,8 @@ PATH = "setup.py"
 #: ``distutils.*`` module missing from setuptools' own copy was still importable there.
 _LOCAL_DISTUTILS_SINCE = Version("60.0.0")
 
-_TRY_NODES: tuple[type[ast.stmt], ...] = (
+#: ``try`` statements (``TryStar`` too on Python >= 3.11); typed loosely to read both.
+_TRY_NODES: tuple[type[Any], ...] = (
     ast.Try,
     *([ast.TryStar] if hasattr(ast, "TryStar") else []),
 )
@@ -62,40 +64,60 @@ def _guarded(handlers: list[ast.ExceptHandler]) -> bool:
     return False
 
 
-def _walk(body: Iterable[ast.stmt]) -> Iterator[ImportSite]:
-    """Imports that run when setup.py runs: module level, not under an ImportError guard.
+def _statements(body: Iterable[ast.stmt], *, imports: bool) -> Iterator[ast.stmt]:
+    """The simple statements that run when setup.py runs, through if/with/for/while/try.
 
     Function and class bodies are skipped (they run only for some commands, or never).
+    With ``imports``, a ``try`` body guarded by ``except ImportError`` (or broader) is
+    skipped too and handlers are not entered: a failing import there is caught.
     """
     for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, _TRY_NODES):
+            handlers: list[ast.ExceptHandler] = node.handlers
+            if not (imports and _guarded(handlers)):
+                yield from _statements(node.body, imports=imports)
+            if not imports:
+                for handler in handlers:
+                    yield from _statements(handler.body, imports=imports)
+            yield from _statements(node.orelse, imports=imports)
+            yield from _statements(node.finalbody, imports=imports)
+        elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
+            yield from _statements(node.body, imports=imports)
+            yield from _statements(getattr(node, "orelse", []), imports=imports)
+        else:
+            yield node
+
+
+def _import_sites(tree: ast.Module) -> Iterator[ImportSite]:
+    for node in _statements(tree.body, imports=True):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield ImportSite(alias.name, node.lineno, node.col_offset + 1)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level == 0 and node.module:
-                yield ImportSite(node.module, node.lineno, node.col_offset + 1)
-                if ".extern" not in f".{node.module}":  # extern serves names, not modules
-                    for alias in node.names:
-                        yield ImportSite(
-                            f"{node.module}.{alias.name}", node.lineno, node.col_offset + 1
-                        )
-        elif isinstance(node, _TRY_NODES):
-            if not _guarded(node.handlers):  # type: ignore[attr-defined]
-                yield from _walk(node.body)  # type: ignore[attr-defined]
-            yield from _walk(node.orelse)  # type: ignore[attr-defined]
-            yield from _walk(node.finalbody)  # type: ignore[attr-defined]
-        elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
-            yield from _walk(node.body)
-            yield from _walk(getattr(node, "orelse", []))
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield ImportSite(node.module, node.lineno, node.col_offset + 1)
+            if ".extern" not in f".{node.module}":  # extern serves names, not modules
+                for alias in node.names:
+                    yield ImportSite(
+                        f"{node.module}.{alias.name}", node.lineno, node.col_offset + 1
+                    )
 
 
-def imported_modules(source: bytes) -> list[ImportSite] | None:
-    """The unguarded module-level imports of a setup.py; None if it does not parse."""
-    try:
-        tree = ast.parse(source, filename=PATH)
-    except (SyntaxError, ValueError):
-        return None
-    return list(_walk(tree.body))
+def _parse(ctx: Context) -> ast.Module | None:
+    """setup.py's syntax tree, parsed once per project; None if absent or unparsable."""
+
+    def parse() -> ast.Module | None:
+        source = ctx.files.files.get(PATH)
+        if source is None:
+            return None
+        try:
+            return ast.parse(source, filename=PATH)
+        except (SyntaxError, ValueError):
+            return None
+
+    tree: ast.Module | None = ctx.memo("setup.py:ast", parse)
+    return tree
 
 
 def _missing_in(ctx: Context, module: str) -> set[str]:
@@ -116,12 +138,10 @@ def _missing_in(ctx: Context, module: str) -> set[str]:
 
 
 def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
-    source = ctx.files.files.get(PATH)
-    if source is None:
+    tree = _parse(ctx)
+    if tree is None:
         return []
-    sites = imported_modules(source)
-    if not sites:
-        return []
+    sites = list(_import_sites(tree))
     cat = ctx.catalogue
     findings: list[Finding] = []
     seen: set[str] = set()
@@ -225,25 +245,8 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
 
 def _setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
     """``setup(...)``/``setuptools.setup(...)`` calls that run at module level."""
-
-    def statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
-        for node in body:
-            yield node
-            if isinstance(node, ast.If | ast.With | ast.For | ast.While | ast.Try):
-                yield from statements(node.body)
-                yield from statements(getattr(node, "orelse", []))
-                yield from statements(getattr(node, "finalbody", []))
-                for handler in getattr(node, "handlers", []):
-                    yield from statements(handler.body)
-
-    seen: set[int] = set()
-    for stmt in statements(tree.body):
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
+    for stmt in _statements(tree.body, imports=False):
         for node in ast.walk(stmt):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
@@ -256,12 +259,8 @@ def _falsy_literal(node: ast.expr) -> bool:
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
-    source = ctx.files.files.get(PATH)
-    if source is None:
-        return []
-    try:
-        tree = ast.parse(source, filename=PATH)
-    except (SyntaxError, ValueError):
+    tree = _parse(ctx)
+    if tree is None:
         return []
     cat = ctx.catalogue
     findings: list[Finding] = []
