@@ -10,6 +10,7 @@ Exit codes (also in ``sapper --help`` and docs/cli.md):
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -24,6 +25,11 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_TARGET_ERROR = 3
+
+#: Modules that add a sub-command: each has ``add_parser(subparsers)``, which registers the
+#: sub-command with ``set_defaults(handler=...)``; the handler takes the parsed arguments and
+#: returns the exit code. They import their heavy dependencies inside the handler.
+_SUBCOMMAND_MODULES: tuple[str, ...] = ()
 
 _EPILOG = """\
 exit codes:
@@ -125,6 +131,8 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rule = sub.add_parser("rule", help="explain one rule: what, why, example, fix, references")
     rule.add_argument("code")
+    for name in _SUBCOMMAND_MODULES:
+        importlib.import_module(name).add_parser(sub)
     return parser
 
 
@@ -226,6 +234,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _run_rules(args)
     if args.command == "rule":
         return _run_rule(args)
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        code: int = handler(args)
+        return code
     parser.print_help()
     return EXIT_USAGE
 
