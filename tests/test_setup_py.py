@@ -22,7 +22,7 @@ def _sp(source: str, **options: object) -> list[tuple[str, int | None, tuple[str
         ),
         pytest.param(
             "from setuptools.command.test import test\n",
-            [("SP001", 1, ("==72.0.0",))],
+            [("SP001", 1, ("==72.0.0",)), ("SP003", 1, ())],
             id="test-command-72.0.0-only",
         ),
         pytest.param(
@@ -81,3 +81,173 @@ def test_verdict_for_pkg_resources() -> None:
 )
 def test_use_2to3(source: str, expected: list[tuple[str, int, tuple[str, ...]]]) -> None:
     assert _sp(source) == expected
+
+
+H = "from setuptools import setup\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # SP003: names that a module stopped defining
+        pytest.param(
+            "from setuptools import Feature\n", [("SP003", 1, (">=46.0.0",))], id="feature"
+        ),
+        pytest.param(
+            "import setuptools\nsetuptools.convert_path('a')\n",
+            [("SP003", 2, ("==61.0.0", ">=70.0.0"))],
+            id="convert-path-attribute",
+        ),
+        pytest.param(
+            "from setuptools.command import easy_install as ei\nei.get_script_args = None\n",
+            [("SP003", 2, (">=68.0.0",))],
+            id="get-script-args-monkeypatch",
+        ),
+        pytest.param(
+            "from pkg_resources import packaging\n",
+            [("SP001", 1, (">=82.0.0",)), ("SP003", 1, (">=70.0.0,<71.0.0",))],
+            id="pkg-resources-packaging",
+        ),
+        pytest.param(
+            "from setuptools.command.test import test\n",
+            [("SP001", 1, ("==72.0.0",)), ("SP003", 1, ())],
+            id="test-command-served-with-warning",
+        ),
+        pytest.param(
+            "try:\n    from setuptools import Feature\nexcept ImportError:\n    Feature = None\n",
+            [],
+            id="guarded-name",
+        ),
+        pytest.param(H + "setup()\n", [], id="setup-is-fine"),
+        # SP004: unordered requirements
+        pytest.param(H + "setup(install_requires={'six'})\n", [("SP004", 2, (">=0",))], id="set"),
+        pytest.param(
+            H + "REQS = frozenset(['six'])\nsetup(setup_requires=REQS)\n",
+            [("SP004", 3, (">=0",))],
+            id="frozenset-through-name",
+        ),
+        pytest.param(
+            H + "setup(install_requires={'six': None})\n", [("SP004", 2, ("<75.3.0",))], id="dict"
+        ),
+        pytest.param(H + "setup(install_requires=['six'])\n", [], id="list"),
+        # SP005: versions
+        pytest.param(
+            H + "setup(version='1.0.0-SNAPSHOT')\n", [("SP005", 2, (">=66.0.0",))], id="bad-version"
+        ),
+        pytest.param(
+            H + "V = '2.x'\nsetup(version=V)\n", [("SP005", 3, (">=66.0.0",))], id="version-const"
+        ),
+        pytest.param(H + "setup(version=1.0)\n", [], id="numeric-version"),
+        pytest.param(H + "import setuptools\nsetup(version=setuptools.sic('1-x'))\n", [], id="sic"),
+        pytest.param(H + "V = '1'\nV += 'x'\nsetup(version=V)\n", [], id="reassigned-unknown"),
+        pytest.param(
+            H + "kw = dict(version='not a version')\nsetup(**kw)\n",
+            [("SP005", 2, (">=66.0.0",))],
+            id="kwargs-dict",
+        ),
+        # SP006: requirement strings
+        pytest.param(
+            H + "setup(install_requires=['pytz>=2012f'])\n", [("SP006", 2, (">=0",))], id="req"
+        ),
+        pytest.param(
+            H + "setup(python_requires='>=3.6.*')\n",
+            [("SP006", 2, (">=67.0.0",))],
+            id="python-requires",
+        ),
+        pytest.param(
+            H + "setup(extras_require={'t': ['x>=1.0.*']})\n", [("SP006", 2, (">=0",))], id="extra"
+        ),
+        pytest.param(
+            H
+            + "setup(install_requires=['six  # comment', '# only a comment', 'a; python_version<\"3\"'])\n",
+            [],
+            id="comments-and-markers-are-fine",
+        ),
+        pytest.param(
+            H + "setup(install_requires=[r for r in open('requirements.txt') if r])\n",
+            [],
+            id="comprehension-unknown",
+        ),
+        # SP007: newline in description
+        pytest.param(
+            H + "setup(description='a\\nb')\n",
+            [("SP007", 2, (">=51.3.0,<51.3.3", ">=59.0.1,<59.4.0"))],
+            id="description-newline",
+        ),
+        pytest.param(H + "setup(description='a b\\n')\n", [], id="trailing-newline-stripped"),
+        # SP008: dry_run
+        pytest.param(
+            H + "from distutils.dir_util import mkpath\nmkpath('b', dry_run=0)\nsetup()\n",
+            [("SP008", 3, (">=81.0.0",))],
+            id="dry-run-module-level",
+        ),
+        pytest.param(
+            H
+            + "from setuptools.command.build_py import build_py\n"
+            + "class B(build_py):\n    def run(self):\n"
+            + "        self.copy_file('a', 'b', dry_run=self.dry_run)\n"
+            + "setup(cmdclass={'build_py': B})\n",
+            [("SP008", 5, (">=81.0.0",))],
+            id="dry-run-in-build-command",
+        ),
+        pytest.param(
+            H
+            + "from distutils.dir_util import remove_tree\nfrom setuptools import Command\n"
+            + "class Clean(Command):\n    def run(self):\n"
+            + "        remove_tree('build', dry_run=self.dry_run)\n"
+            + "setup(cmdclass={'clean': Clean})\n",
+            [],
+            id="dry-run-in-clean-command-never-runs",
+        ),
+        pytest.param(
+            H + "def go(dry_run=False):\n    pass\ngo(dry_run=True)\nsetup()\n",
+            [],
+            id="own-function-with-dry-run",
+        ),
+        # SP009: wheel import
+        pytest.param(
+            H + "from wheel.bdist_wheel import bdist_wheel\n",
+            [("SP009", 2, (">=70.1.0,<71.0.0",))],
+            id="wheel-import",
+        ),
+        pytest.param(
+            H + "try:\n    from wheel.bdist_wheel import bdist_wheel\nexcept ImportError:\n"
+            "    bdist_wheel = None\n",
+            [],
+            id="wheel-import-guarded",
+        ),
+    ],
+)
+def test_setup_py_values(source: str, expected: list[tuple[str, int, tuple[str, ...]]]) -> None:
+    assert _sp(source) == expected
+
+
+def test_wheel_in_build_requires_is_fine() -> None:
+    result = check(
+        {
+            "setup.py": H + "from wheel.bdist_wheel import bdist_wheel\n",
+            "pyproject.toml": '[build-system]\nrequires = ["setuptools", "wheel"]\n'
+            'build-backend = "setuptools.build_meta"\n',
+        }
+    )
+    assert [f.code for f in result.findings] == []
+
+
+def test_overdue_name_fails_under_enforcement_only() -> None:
+    result = check({"setup.py": "from setuptools.command.test import test\n"})
+    sp3 = next(f for f in result.findings if f.code == "SP003")
+    assert sp3.fails == ()
+    assert sp3.fails_enforced == (">=72.1.0",)
+    assert sp3.warns == (">=72.1.0",)
+    assert sp3.due_date == "2024-11-15"
+
+
+def test_requirements_read_from_a_file() -> None:
+    source = (
+        H + "import os\nhere = os.path.abspath(os.path.dirname(__file__))\n"
+        "with open(os.path.join(here, 'requirements.txt')) as f:\n    pass\n"
+        "setup(install_requires=open(os.path.join(here, 'requirements.txt')).read().splitlines())\n"
+    )
+    result = check({"setup.py": source, "requirements.txt": "six\n-e git+https://x/y.git\n"})
+    assert [(f.code, f.line) for f in result.findings] == [("SP006", 6)]
+    assert "'-e git+https://x/y.git'" in result.findings[0].message

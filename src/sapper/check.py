@@ -119,6 +119,7 @@ def check_files(
     cat = catalogue()
     ctx = Context(files=files, catalogue=cat, today=options.today or _today())
     pyproject = load_pyproject(files)
+    ctx.cache["pyproject"] = pyproject  # rules read it through pyproject_of(ctx)
     bs = build_system(pyproject)
     findings: list[Finding] = []
     errors: list[ErrorRecord] = []

@@ -136,6 +136,8 @@ class Catalogue:
         )
         #: Module name -> inclusive [first, last] runs of the releases whose wheel ships it.
         self.modules: Mapping[str, list[list[str]]] = data.get("modules", {})
+        #: Module -> public name -> inclusive runs of the releases that define it.
+        self.names: Mapping[str, Mapping[str, list[list[str]]]] = data.get("names", {})
 
     # -- lookups -------------------------------------------------------------------------
 

@@ -9,10 +9,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Finding, Reference
+from ..project import PyProject, load_pyproject
 from ..sources import ProjectFiles
 from ..versions import Catalogue
 
-__all__ = ["FAMILIES", "Context", "Rule", "all_rules", "get_rule", "register"]
+__all__ = [
+    "FAMILIES",
+    "Context",
+    "Rule",
+    "all_rules",
+    "get_rule",
+    "pyproject_of",
+    "register",
+]
 
 #: Rule family modules, in display order.
 FAMILIES = ("setup_cfg", "setup_py")
@@ -34,6 +43,12 @@ class Context:
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
+
+
+def pyproject_of(ctx: Context) -> PyProject:
+    """The project's pyproject.toml, parsed once per project."""
+    pp: PyProject = ctx.memo("pyproject", lambda: load_pyproject(ctx.files))
+    return pp
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
