@@ -229,3 +229,94 @@ def test_stringcase_1_2_0_verdicts() -> None:
 def test_status_depends_on_evaluated_version(version: str, status: str) -> None:
     (finding,) = check({"setup.cfg": "[metadata]\nauthor-email = a\n"}, setuptools=version).findings
     assert finding.status == status
+
+
+@pytest.mark.parametrize(
+    ("cfg", "expected"),
+    [
+        pytest.param(
+            "[metadata]\nlicense = file: LICENSE\n",
+            [("SC008", 2, (">=40.7.0",), (">=40.7.0",))],
+            id="license-file",
+        ),
+        pytest.param("[metadata]\nlicense = MIT\n", [], id="license-name"),
+        pytest.param(
+            "[bdist_wheel]\nuniversal = 1\n",
+            [("SC009", 2, (), (">=75.1.0",))],
+            id="universal-overdue",
+        ),
+        pytest.param(
+            "[bdist_wheel]\nuniversal = true\n", [("SC009", 2, (), (">=75.1.0",))], id="true"
+        ),
+        pytest.param("[bdist_wheel]\nuniversal = 0\n", [], id="universal-off"),
+        pytest.param("[wheel]\nuniversal = 1\n", [], id="old-wheel-section-ignored"),
+        pytest.param(
+            "[options]\ninstall_requires = six; python_version<'3.8'\n",
+            [("SC010", 2, (">=0",), (">=0",))],
+            id="one-line-marker-split",
+        ),
+        pytest.param(
+            "[options]\ninstall_requires =\n    six; python_version<'3.8'\n    # comment\n",
+            [],
+            id="ok",
+        ),
+        pytest.param(
+            "[options]\ninstall_requires = six; requests\n", [], id="one-line-semicolon-list"
+        ),
+        pytest.param(
+            "[options.extras_require]\ntest = pytest>=2012f\n",
+            [("SC010", 2, (">=0",), (">=0",))],
+            id="extra",
+        ),
+        pytest.param(
+            "[options]\npython_requires = >=3.6.*\n",
+            [("SC010", 2, (">=67.0.0",), (">=67.0.0",))],
+            id="python-requires",
+        ),
+        pytest.param("[options]\ninstall_requires = file: requirements.in\n", [], id="file"),
+        pytest.param(
+            "[metadata]\nversion = 1.0-SNAPSHOT\n",
+            [("SC011", 2, (">=66.0.0",), (">=66.0.0",))],
+            id="version",
+        ),
+        pytest.param("[metadata]\nversion = attr: pkg.__version__\n", [], id="version-attr"),
+        pytest.param(
+            "[metadata]\nsummary = one\n  two\n",
+            [
+                (
+                    "SC012",
+                    2,
+                    (">=51.3.0,<51.3.3", ">=59.0.1,<59.4.0"),
+                    (">=51.3.0,<51.3.3", ">=59.0.1,<59.4.0"),
+                )
+            ],
+            id="summary-newline",
+        ),
+    ],
+)
+def test_setup_cfg_values(cfg: str, expected: list[tuple[str, int, tuple, tuple]]) -> None:
+    result = check({"setup.cfg": cfg, "setup.py": "from setuptools import setup\nsetup()\n"})
+    got = [
+        (f.code, f.line, f.fails, f.fails_enforced)
+        for f in result.findings
+        if f.code in {"SC008", "SC009", "SC010", "SC011", "SC012"}
+    ]
+    assert got == expected
+
+
+def test_universal_before_due_date_is_only_a_warning() -> None:
+    import datetime as dt
+
+    from helpers import project
+
+    from sapper.check import Options, check_files
+
+    result = check_files(
+        project({"setup.cfg": "[bdist_wheel]\nuniversal = 1\n"}),
+        target="t",
+        kind="directory",
+        options=Options(today=dt.date(2025, 1, 1)),
+    )
+    (finding,) = result.findings
+    assert finding.fails_enforced == ()
+    assert finding.warns == (">=75.1.0",)

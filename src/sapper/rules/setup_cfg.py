@@ -9,7 +9,8 @@ the due date of the warning.
 from __future__ import annotations
 
 import configparser
-from collections.abc import Iterable
+import datetime as _dt
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -723,4 +724,489 @@ test = pytest
 """,
     "[metadata]\nname = example\n\n[options.extras]\ntest = pytest\n",
     (Reference(title="setuptools: configuring setuptools using setup.cfg files", url=_DOCS),),
+)
+
+
+# -- values in setup.cfg ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _CfgValue:
+    section: str
+    key: str
+    value: str
+    line: int | None
+    column: int | None
+
+
+def _cfg_values(ctx: Context) -> tuple[_CfgValue, ...]:
+    """setup.cfg options as current setuptools reads them (keys with underscores and
+    lowercased in setuptools sections), with their lines; () when unreadable."""
+
+    def compute() -> tuple[_CfgValue, ...]:
+        data = ctx.files.files.get(PATH)
+        if data is None:
+            return ()
+        parsed = parse_setup_cfg(data, optionxform_str=True, encoding="utf-8")
+        if parsed.error is not None:
+            return ()
+        where: dict[tuple[str, str], KeyLocation] = {}
+        for found in locate_keys(data):
+            where.setdefault((found.section, found.key.strip()), found)
+        out = []
+        for section, key, value in parsed.options:
+            loc = where.get((section, key))
+            norm = key
+            if section == "metadata" or section.startswith("options"):
+                norm = key.replace("-", "_").lower()
+            out.append(
+                _CfgValue(
+                    section,
+                    norm,
+                    value,
+                    loc.line if loc is not None else None,
+                    loc.column if loc is not None else None,
+                )
+            )
+        return tuple(out)
+
+    values: tuple[_CfgValue, ...] = ctx.memo("setup.cfg:values", compute)
+    return values
+
+
+def _versions(ctx: Context, lo: str | None = None, hi: str | None = None) -> set[str]:
+    from packaging.version import Version
+
+    cat = ctx.catalogue
+    low = Version(lo) if lo else None
+    high = Version(hi) if hi else None
+    return {
+        v
+        for v in cat.universe
+        if (low is None or cat.parsed(v) >= low) and (high is None or cat.parsed(v) < high)
+    }
+
+
+def _value_finding(
+    ctx: Context,
+    code: str,
+    item: _CfgValue,
+    message: str,
+    failing: set[str],
+    *,
+    fix: str | None,
+) -> Finding:
+    fails = ctx.catalogue.to_specifiers(failing)
+    return Finding(
+        code=code,
+        slug=_VALUE_SLUGS[code],
+        message=f"[{item.section}] {item.key}: {message} (fails in setuptools {' | '.join(fails)})",
+        path=PATH,
+        line=item.line,
+        column=item.column,
+        fails=fails,
+        fails_enforced=fails,
+        fix=fix,
+    )
+
+
+_VALUE_SLUGS = {
+    "SC008": "setupcfg-license-file-directive",
+    "SC009": "setupcfg-bdist-wheel-universal",
+    "SC010": "setupcfg-invalid-requirement",
+    "SC011": "setupcfg-invalid-version",
+    "SC012": "setupcfg-description-newline",
+}
+
+
+def _check_license_file(ctx: Context) -> Iterable[Finding]:
+    return [
+        _value_finding(
+            ctx,
+            "SC008",
+            item,
+            "`license = file:` is rejected since setuptools 40.7.0 (`ValueError: Only "
+            "strings are accepted for the license field, files are not accepted`)",
+            _versions(ctx, "40.7.0"),
+            fix=f"license_files = {item.value.strip()[5:].strip()}",
+        )
+        for item in _cfg_values(ctx)
+        if item.section == "metadata"
+        and item.key == "license"
+        and item.value.strip().startswith("file:")
+    ]
+
+
+_TRUE = frozenset({"1", "true", "yes"})
+
+
+def _check_universal(ctx: Context) -> Iterable[Finding]:
+    due = "2025-08-30"
+    overdue = ctx.today > _date(due)
+    findings = []
+    for item in _cfg_values(ctx):
+        if item.section != "bdist_wheel" or item.key.lower() != "universal":
+            continue
+        if item.value.strip().lower() not in _TRUE:
+            continue
+        warning = _versions(ctx, "75.1.0")
+        enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
+        warns = ctx.catalogue.to_specifiers(warning)
+        findings.append(
+            Finding(
+                code="SC009",
+                slug=_VALUE_SLUGS["SC009"],
+                message=(
+                    "[bdist_wheel] universal = 1 is deprecated since setuptools 75.1.0 "
+                    f"(`bdist_wheel.universal is deprecated`, due {due}"
+                    + (
+                        f"; overdue: fails in setuptools {' | '.join(enforced)} with "
+                        "SETUPTOOLS_ENFORCE_DEPRECATION=1)"
+                        if overdue
+                        else ")"
+                    )
+                ),
+                path=PATH,
+                line=item.line,
+                column=item.column,
+                fails=(),
+                fails_enforced=enforced,
+                warns=warns,
+                due_date=due,
+                fix="remove `universal = 1` (and the [bdist_wheel] section if it is empty); "
+                "a pure-Python wheel is py3-none-any",
+            )
+        )
+    return findings
+
+
+def _date(text: str) -> _dt.date:
+    return _dt.date.fromisoformat(text)
+
+
+def _split_requirements(value: str) -> list[str]:
+    """``_parse_requirements_list``: lines if the value has several, else ``;``-separated
+    items (which is how a one-line `foo; python_version<"3"` loses its marker)."""
+    items = value.splitlines() if "\n" in value else value.split(";")
+    return [i.strip() for i in items if i.strip() and not i.strip().startswith("#")]
+
+
+def _check_requirements(ctx: Context) -> Iterable[Finding]:
+    from ._values import requirement_problem, specifier_problem
+
+    findings = []
+    everywhere = _versions(ctx)
+    for item in _cfg_values(ctx):
+        value = item.value.strip()
+        if value.startswith("file:"):
+            continue
+        if item.section == "options" and item.key == "python_requires":
+            problem = specifier_problem(value)
+            if problem:
+                findings.append(
+                    _value_finding(
+                        ctx,
+                        "SC010",
+                        item,
+                        f"{value!r} is not a valid specifier for `packaging` ({problem}); "
+                        "setuptools 67 and later reject it",
+                        _versions(ctx, "67.0.0"),
+                        fix="write a PEP 440 specifier such as `>=3.6`",
+                    )
+                )
+            continue
+        if not (
+            (item.section == "options" and item.key in {"install_requires", "setup_requires"})
+            or item.section == "options.extras_require"
+        ):
+            continue
+        for req in _split_requirements(item.value):
+            problem = requirement_problem(req)
+            if problem is None:
+                continue
+            hint = (
+                " (a one-line value is split at `;`, so an environment marker must go on "
+                "its own line with its requirement)"
+                if "\n" not in item.value and ";" in value
+                else ""
+            )
+            findings.append(
+                _value_finding(
+                    ctx,
+                    "SC010",
+                    item,
+                    f"{req!r} is not a PEP 508 requirement ({problem}){hint}; setuptools 67 "
+                    "and later reject it, and so does the `wheel` package that writes the "
+                    "metadata with older setuptools",
+                    everywhere,
+                    fix="one PEP 508 requirement per line",
+                )
+            )
+            break
+    return findings
+
+
+def _check_version(ctx: Context) -> Iterable[Finding]:
+    from ._values import version_problem
+
+    for item in _cfg_values(ctx):
+        if item.section != "metadata" or item.key != "version":
+            continue
+        value = item.value.strip()
+        if value.startswith(("attr:", "file:")):
+            return []
+        problem = version_problem(value)
+        if problem is None:
+            return []
+        return [
+            _value_finding(
+                ctx,
+                "SC011",
+                item,
+                f"{value!r} is not a PEP 440 version: setuptools 66 and later fail with "
+                f"`InvalidVersion: {problem}`",
+                _versions(ctx, "66.0.0"),
+                fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
+            )
+        ]
+    return []
+
+
+def _check_description(ctx: Context) -> Iterable[Finding]:
+    for item in _cfg_values(ctx):
+        if item.section != "metadata" or item.key not in {"description", "summary"}:
+            continue
+        if "\n" not in item.value.strip():
+            continue
+        failing = _versions(ctx, "51.3.0", "51.3.3") | _versions(ctx, "59.0.0", "59.4.0")
+        return [
+            _value_finding(
+                ctx,
+                "SC012",
+                item,
+                "the one-line summary spans several lines: setuptools 51.3.0-51.3.2 and "
+                "59.0.1-59.3.0 fail with `ValueError: Newlines are not allowed`; later ones "
+                "keep only the first line with a deprecation warning",
+                failing,
+                fix="one line in `description`, the rest in `long_description`",
+            )
+        ]
+    return []
+
+
+def _value_rule(  # noqa: PLR0917
+    code: str,
+    summary: str,
+    doc: str,
+    example: str,
+    refs: tuple[Reference, ...],
+    check: Callable[[Context], Iterable[Finding]],
+) -> Rule:
+    return register(
+        Rule(
+            code=code,
+            slug=_VALUE_SLUGS[code],
+            family="setup.cfg",
+            summary=summary,
+            doc=doc.strip(),
+            references=refs,
+            example=((PATH, example),),
+            check=check,
+        )
+    )
+
+
+_value_rule(
+    "SC008",
+    "`license = file:` in setup.cfg [metadata]",
+    """
+## What it does
+Finds `license = file: ...` in the `[metadata]` section of setup.cfg.
+
+## Why is this bad?
+The `license` field is a short license name. setuptools 40.7.0 made a `file:` directive
+there an error: `ValueError: Only strings are accepted for the license field, files are
+not accepted`. The build fails in every later release.
+
+## Example
+```ini
+[metadata]
+name = example
+license = file: LICENSE
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+license_files = LICENSE
+```
+
+## References
+- setuptools 40.7.0 changelog (#1551)
+""",
+    "[metadata]\nname = example\nversion = 1.0\nlicense = file: LICENSE\n",
+    (
+        Reference(
+            title="setuptools 40.7.0 changelog (#1551): file: rejected for license",
+            url="https://setuptools.pypa.io/en/latest/history.html#v40-7-0",
+        ),
+    ),
+    _check_license_file,
+)
+
+_value_rule(
+    "SC009",
+    "`[bdist_wheel] universal = 1`, deprecated and overdue",
+    """
+## What it does
+Finds `universal = 1` (or `true`, `yes`) in the `[bdist_wheel]` section of setup.cfg.
+
+## Why is this bad?
+Universal (`py2.py3`) wheels are meaningless since Python 2's end of life. setuptools
+75.1.0 deprecated the option with a due date of 2025-08-30, which has passed: the build
+already fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` (while reading the configuration,
+before anything is built), and a future release can make it an error for everyone.
+
+## Example
+```ini
+[bdist_wheel]
+universal = 1
+```
+
+## Use instead
+Remove the option (and the section if it is empty); a pure-Python wheel is
+`py3-none-any`.
+
+## References
+- setuptools 75.1.0 changelog (#4617)
+""",
+    "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n",
+    (
+        Reference(
+            title="setuptools 75.1.0 changelog (#4617): bdist_wheel.universal deprecated",
+            url="https://setuptools.pypa.io/en/latest/history.html#v75-1-0",
+        ),
+    ),
+    _check_universal,
+)
+
+_value_rule(
+    "SC010",
+    "a requirement or python_requires in setup.cfg that modern packaging rejects",
+    """
+## What it does
+Parses `[options] install_requires`, `setup_requires`, `python_requires` and every entry of
+`[options.extras_require]` as setuptools splits them (one requirement per line; a one-line
+value is split at `;`) and checks each with `packaging`.
+
+## Why is this bad?
+setuptools 67.0.0 vendored packaging 23, which only accepts PEP 508 requirements and PEP
+440 specifiers; `pytz>=2012f`, `foo>=1.0.*` or a pip option fail the build. With older
+setuptools, the `wheel` package pip installs next to it rejects the same requirements when
+it writes the metadata. A one-line `install_requires = foo; python_version<"3.8"` is split
+at the `;`, so the marker becomes a requirement of its own and fails.
+
+## Example
+```ini
+[options]
+install_requires = pytz>=2012f
+```
+
+## Use instead
+```ini
+[options]
+install_requires =
+    pytz>=2012.6
+```
+
+## References
+- setuptools 67.0.0 changelog (#3790): strict requirement parsing
+""",
+    "[metadata]\nname = example\nversion = 1.0\n\n[options]\ninstall_requires =\n    pytz>=2012f\n",
+    (
+        Reference(
+            title="setuptools 67.0.0 changelog (#3790): strict requirement parsing",
+            url="https://setuptools.pypa.io/en/latest/history.html#v67-0-0",
+        ),
+    ),
+    _check_requirements,
+)
+
+_value_rule(
+    "SC011",
+    "setup.cfg [metadata] version is not a PEP 440 version",
+    """
+## What it does
+Finds a literal `version` in `[metadata]` that is not a valid PEP 440 version.
+
+## Why is this bad?
+setuptools 66.0.0 removed support for non-PEP 440 versions: the build fails with
+`InvalidVersion: Invalid version: '...'`.
+
+## Example
+```ini
+[metadata]
+name = example
+version = 1.0.0-SNAPSHOT
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+version = 1.0.0.dev0
+```
+
+## References
+- setuptools 66.0.0 changelog (#2497)
+""",
+    "[metadata]\nname = example\nversion = 1.0.0-SNAPSHOT\n",
+    (
+        Reference(
+            title="setuptools 66.0.0 changelog (#2497): non-PEP 440 versions removed",
+            url="https://setuptools.pypa.io/en/latest/history.html#v66-0-0",
+        ),
+    ),
+    _check_version,
+)
+
+_value_rule(
+    "SC012",
+    "setup.cfg [metadata] description spans several lines",
+    """
+## What it does
+Finds a `description` (or `summary`) in `[metadata]` that continues over several lines.
+
+## Why is this bad?
+It becomes the one-line `Summary` of the core metadata. setuptools 51.3.0 to 51.3.2 and
+59.0.1 to 59.3.0 fail with `ValueError: Newlines are not allowed`; other releases keep
+only the first line and warn that it will break in the future.
+
+## Example
+```ini
+[metadata]
+name = example
+description = An example
+    that does things.
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+description = An example that does things.
+```
+
+## References
+- setuptools 51.3.0 changelog (#1390); 59.0.0 (#2870); 59.4.0 (#2893)
+""",
+    "[metadata]\nname = example\nversion = 1.0\ndescription = An example\n    that does things.\n",
+    (
+        Reference(
+            title="setuptools 59.4.0 changelog (#2893): newlines in Summary tolerated",
+            url="https://setuptools.pypa.io/en/latest/history.html#v59-4-0",
+        ),
+    ),
+    _check_description,
 )
