@@ -1,0 +1,198 @@
+"""SP003-SP009 and SC008-SC012 against real setuptools: minimal projects built through the
+PEP 517 hooks pip calls, at the last version that builds, the first that fails and the
+newest (and at both ends of every failing window)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from sapper.check import Options, check_target
+
+from .harness import metadata_outcome
+
+pytestmark = [pytest.mark.oracle, pytest.mark.network]
+
+
+def _setup(head: str = "", kw: str = "", tail: str = "") -> str:
+    return (
+        f"from setuptools import setup\n{head}\n"
+        f'setup(name="probe", version="1.0", py_modules=[]{kw})\n{tail}'
+    )
+
+
+def _cfg(body: str) -> dict[str, str]:
+    return {
+        "setup.py": "from setuptools import setup\nsetup()\n",
+        "setup.cfg": "[metadata]\nname = probe\nversion = 1.0\n\n[options]\npy_modules =\n" + body,
+    }
+
+
+# (id, files, versions, enforce)
+CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
+    (
+        "SP003-feature",
+        {"setup.py": _setup("from setuptools import Feature")},
+        ("45.3.0", "46.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP003-convert-path",
+        {"setup.py": _setup("from setuptools import convert_path")},
+        ("60.10.0", "61.0.0", "61.1.0", "69.5.1", "70.0.0"),
+        False,
+    ),
+    (
+        "SP003-get-script-args",
+        {"setup.py": _setup("from setuptools.command.easy_install import get_script_args")},
+        ("67.8.0", "68.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP003-pkg-resources-packaging",
+        {"setup.py": _setup("from pkg_resources import packaging")},
+        ("69.5.1", "70.0.0", "70.3.0", "71.0.0"),
+        False,
+    ),
+    (
+        "SP003-test-overdue",
+        {"setup.py": _setup("from setuptools.command.test import test")},
+        ("71.1.0", "72.1.0", "84.2.1"),
+        True,
+    ),
+    (
+        "SP004-set",
+        {"setup.py": _setup(kw=', install_requires={"six"}')},
+        ("54.1.2", "84.2.1"),
+        False,
+    ),
+    (
+        "SP004-dict",
+        {"setup.py": _setup(kw=', install_requires={"six": None}')},
+        ("75.2.0", "75.3.0"),
+        False,
+    ),
+    (
+        "SP005-version",
+        {"setup.py": _setup().replace('version="1.0"', 'version="1.0.0-SNAPSHOT"')},
+        ("65.7.0", "66.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP006-requirement-file",
+        {
+            "setup.py": _setup(
+                "import os\nhere = os.path.dirname(__file__)\n"
+                "reqs = open(os.path.join(here, 'requirements.txt')).read().splitlines()",
+                kw=", install_requires=reqs",
+            ),
+            "requirements.txt": "# pinned\nsix\npytz>=2012f\n",
+        },
+        ("54.1.2", "66.1.1", "67.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP006-python-requires",
+        {"setup.py": _setup(kw=', python_requires=">=3.6.*"')},
+        ("66.1.1", "67.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP007-description",
+        {"setup.py": _setup(kw=', description="one\\ntwo"')},
+        ("51.2.0", "51.3.0", "51.3.3", "59.0.1", "59.3.0", "59.4.0"),
+        False,
+    ),
+    (
+        "SP008-dry-run",
+        {"setup.py": _setup('from distutils.dir_util import mkpath\nmkpath("b", dry_run=0)')},
+        ("80.9.0", "81.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP009-wheel",
+        {"setup.py": _setup("from wheel.bdist_wheel import bdist_wheel")},
+        ("70.0.0", "70.1.0", "70.3.0", "71.0.0"),
+        False,
+    ),
+    (
+        "SC008-license-file",
+        {
+            "setup.py": "from setuptools import setup\nsetup()\n",
+            "setup.cfg": "[metadata]\nname = probe\nversion = 1.0\nlicense = file: LICENSE\n",
+            "LICENSE": "MIT\n",
+        },
+        ("54.1.2", "84.2.1"),
+        False,
+    ),
+    (
+        "SC009-universal",
+        {**_cfg(""), "setup.cfg": _cfg("")["setup.cfg"] + "\n[bdist_wheel]\nuniversal = 1\n"},
+        ("75.0.0", "75.1.0", "84.2.1"),
+        True,
+    ),
+    (
+        "SC010-one-line-marker",
+        _cfg("install_requires = six; python_version<'3.8'\n"),
+        ("54.1.2", "84.2.1"),
+        False,
+    ),
+    (
+        "SC010-requirement",
+        _cfg("install_requires =\n    pytz>=2012f\n"),
+        ("54.1.2", "84.2.1"),
+        False,
+    ),
+    (
+        "SC010-python-requires",
+        _cfg("python_requires = >=3.6.*\n"),
+        ("66.1.1", "67.0.0"),
+        False,
+    ),
+    (
+        "SC011-version",
+        {
+            "setup.py": "from setuptools import setup\nsetup()\n",
+            "setup.cfg": "[metadata]\nname = probe\nversion = 1.0-SNAPSHOT\n",
+        },
+        ("65.7.0", "66.0.0"),
+        False,
+    ),
+    (
+        "SC012-description",
+        {
+            "setup.py": "from setuptools import setup\nsetup()\n",
+            "setup.cfg": "[metadata]\nname = probe\nversion = 1.0\ndescription = one\n  two\n",
+        },
+        ("51.2.0", "51.3.0", "59.3.0", "59.4.0"),
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES])
+def test_rule_matches_setuptools(
+    tmp_path: Path, name: str, files: dict[str, str], versions: tuple[str, ...], enforce: bool
+) -> None:
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    code = name.split("-")[0]
+
+    def one(version: str) -> str | None:
+        real = metadata_outcome(version, tmp_path, enforce=enforce)
+        result = check_target(
+            str(tmp_path), Options(setuptools=version, enforce_deprecations=enforce)
+        )
+        assert result.verdict is not None
+        actual = "fails" if real else "builds"
+        if result.verdict.outcome != actual:
+            return f"{version}: sapper {result.verdict.outcome}, setuptools {real or 'ok'}"
+        if actual == "fails" and code not in result.verdict.because:
+            return f"{version}: fails, but not because of {code}: {result.verdict.because}"
+        return None
+
+    with ThreadPoolExecutor(2) as pool:
+        mismatches = [m for m in pool.map(one, versions) if m]
+    assert not mismatches, "\n".join(mismatches)
