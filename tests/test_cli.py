@@ -199,3 +199,26 @@ def test_golden_json(capsys, name: str, monkeypatch: pytest.MonkeyPatch) -> None
         golden.parent.mkdir(exist_ok=True)
         golden.write_text(out)
     assert json.loads(out) == json.loads(golden.read_text())
+
+
+@pytest.mark.parametrize(
+    ("version", "message"),
+    [
+        (
+            "78.0.0",
+            "78.0.0 was never published on PyPI, so no build can get it; the releases "
+            "around it are 77.0.3 and 78.0.1",
+        ),
+        ("77.0.0", "the releases around it are 76.1.0 and 77.0.1"),
+        ("99.0", "newer than the newest release sapper knows"),
+        ("20.0", "older than the oldest release sapper models"),
+        ("abc", "is not a valid version"),
+    ],
+)
+def test_unpublished_or_unknown_setuptools_is_a_usage_error(
+    capsys, tmp_path: Path, version: str, message: str
+) -> None:
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup()\n")
+    code, _, err = run(capsys, "check", str(tmp_path), "--setuptools", version)
+    assert code == 2
+    assert message in err

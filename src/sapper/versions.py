@@ -167,7 +167,19 @@ class Catalogue:
                 f"({self.universe[0]}); pass a newer version"
             )
             raise UsageError(msg)
-        return str(parsed)
+        if parsed > self._parsed[self.newest]:
+            msg = (
+                f"setuptools {text} is newer than the newest release sapper knows "
+                f"({self.newest}); upgrade sapper, or pass a known version"
+            )
+            raise UsageError(msg)
+        before = max((v for v in self.universe if self._parsed[v] < parsed), key=self.parsed)
+        after = min((v for v in self.universe if self._parsed[v] > parsed), key=self.parsed)
+        msg = (
+            f"setuptools {text} was never published on PyPI, so no build can get it; "
+            f"the releases around it are {before} and {after}"
+        )
+        raise UsageError(msg)
 
     def select(
         self,
