@@ -273,7 +273,11 @@ def test_status_depends_on_evaluated_version(version: str, status: str) -> None:
             [("SC010", 2, (">=67.0.0",), (">=67.0.0",))],
             id="python-requires",
         ),
-        pytest.param("[options]\ninstall_requires = file: requirements.in\n", [], id="file"),
+        pytest.param(
+            "[options]\ninstall_requires = file: requirements.in\n",
+            [("SC010", 2, ("<62.6.0",), ("<62.6.0",))],
+            id="file-directive-needs-62.6",
+        ),
         pytest.param(
             "[metadata]\nversion = 1.0-SNAPSHOT\n",
             [("SC011", 2, (">=66.0.0",), (">=66.0.0",))],

@@ -146,6 +146,12 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         False,
     ),
     (
+        "SC010-file-directive",
+        {**_cfg("install_requires = file: requirements.txt\n"), "requirements.txt": "six\n"},
+        ("62.5.0", "62.6.0"),
+        False,
+    ),
+    (
         "SC010-python-requires",
         _cfg("python_requires = >=3.6.*\n"),
         ("66.1.1", "67.0.0"),

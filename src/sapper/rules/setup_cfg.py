@@ -891,6 +891,12 @@ def _split_requirements(value: str) -> list[str]:
     return [i.strip() for i in items if i.strip() and not i.strip().startswith("#")]
 
 
+def _requirement_key(item: _CfgValue) -> bool:
+    return (
+        item.section == "options" and item.key in {"install_requires", "setup_requires"}
+    ) or item.section == "options.extras_require"
+
+
 def _check_requirements(ctx: Context) -> Iterable[Finding]:
     from ._values import requirement_problem, specifier_problem
 
@@ -899,6 +905,19 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
     for item in _cfg_values(ctx):
         value = item.value.strip()
         if value.startswith("file:"):
+            if _requirement_key(item):
+                findings.append(
+                    _value_finding(
+                        ctx,
+                        "SC010",
+                        item,
+                        "`file:` for requirements needs setuptools 62.6.0; older releases "
+                        f"read {value!r} as a requirement and reject it",
+                        _versions(ctx, None, "62.6.0"),
+                        fix='require "setuptools>=62.6" in build-system.requires, or list '
+                        "the requirements inline",
+                    )
+                )
             continue
         if item.section == "options" and item.key == "python_requires":
             problem = specifier_problem(value)
@@ -915,10 +934,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                     )
                 )
             continue
-        if not (
-            (item.section == "options" and item.key in {"install_requires", "setup_requires"})
-            or item.section == "options.extras_require"
-        ):
+        if not _requirement_key(item):
             continue
         for req in _split_requirements(item.value):
             problem = requirement_problem(req)
@@ -1098,7 +1114,9 @@ _value_rule(
 ## What it does
 Parses `[options] install_requires`, `setup_requires`, `python_requires` and every entry of
 `[options.extras_require]` as setuptools splits them (one requirement per line; a one-line
-value is split at `;`) and checks each with `packaging`.
+value is split at `;`) and checks each with `packaging`. A `file:` directive there needs
+setuptools 62.6.0: older releases take `file: requirements.txt` for a requirement and
+fail, which matters for builds capped at an older setuptools.
 
 ## Why is this bad?
 setuptools 67.0.0 vendored packaging 23, which only accepts PEP 508 requirements and PEP
