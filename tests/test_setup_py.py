@@ -251,3 +251,40 @@ def test_requirements_read_from_a_file() -> None:
     result = check({"setup.py": source, "requirements.txt": "six\n-e git+https://x/y.git\n"})
     assert [(f.code, f.line) for f in result.findings] == [("SP006", 6)]
     assert "'-e git+https://x/y.git'" in result.findings[0].message
+
+
+_DBP = "from distutils.command.build_py import build_py as dbp\n" + H
+
+
+@pytest.mark.parametrize(
+    ("source", "cfg", "expected"),
+    [
+        pytest.param(
+            _DBP + "setup(include_package_data=True, cmdclass={'build_py': dbp})\n",
+            None,
+            [("SP010", 3, (">=58.5.0,<58.5.3",))],
+            id="direct",
+        ),
+        pytest.param(
+            _DBP + "class B(dbp):\n    pass\nsetup(cmdclass={'build_py': B})\n",
+            "[options]\ninclude_package_data = true\n",
+            [("SP010", 5, (">=58.5.0,<58.5.3",))],
+            id="subclass-and-cfg",
+        ),
+        pytest.param(
+            _DBP + "setup(cmdclass={'build_py': dbp})\n", None, [], id="no-include-package-data"
+        ),
+        pytest.param(
+            H + "from setuptools.command.build_py import build_py\n"
+            "setup(include_package_data=True, cmdclass={'build_py': build_py})\n",
+            None,
+            [],
+            id="setuptools-build-py",
+        ),
+    ],
+)
+def test_distutils_build_py(source: str, cfg: str | None, expected) -> None:
+    files = {"setup.py": source} | ({"setup.cfg": cfg} if cfg else {})
+    result = check(files)
+    got = [(f.code, f.line, f.fails) for f in result.findings]
+    assert got == expected

@@ -202,3 +202,19 @@ def test_rule_matches_setuptools(
     with ThreadPoolExecutor(2) as pool:
         mismatches = [m for m in pool.map(one, versions) if m]
     assert not mismatches, "\n".join(mismatches)
+
+
+def test_distutils_build_py_window(tmp_path: Path) -> None:
+    """SP010 (ST20): only 58.5.0-58.5.2 fail; the window is checked from both sides."""
+    (tmp_path / "setup.py").write_text(
+        "from distutils.command.build_py import build_py\nfrom setuptools import setup\n"
+        'setup(name="probe", version="1.0", packages=["pkg"], include_package_data=True,\n'
+        '      cmdclass={"build_py": build_py})\n'
+    )
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    for version in ("58.4.0", "58.5.0", "58.5.2", "58.5.3"):
+        real = metadata_outcome(version, tmp_path)
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        assert result.verdict.outcome == ("fails" if real else "builds"), (version, real)
