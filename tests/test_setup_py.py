@@ -288,3 +288,11 @@ def test_distutils_build_py(source: str, cfg: str | None, expected) -> None:
     result = check(files)
     got = [(f.code, f.line, f.fails) for f in result.findings]
     assert got == expected
+
+
+def test_exec_makes_constants_unknown() -> None:
+    source = (
+        H + "__version__ = 'unknown'\nfor line in open('pkg.py'):\n    exec(line)\n"
+        "setup(version=__version__)\n"
+    )
+    assert check({"setup.py": source}).findings == ()

@@ -43,10 +43,20 @@ _ROOT: Final = "\x00root"
 
 
 def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
-    """Module-level names bound exactly once by a plain assignment, with their value."""
+    """Module-level names bound exactly once by a plain assignment, with their value.
+
+    None at all when the module calls ``exec``/``eval`` or touches ``globals()``/``vars()``:
+    those can rebind any name (``exec(line)`` with a ``__version__ = ...`` line is common).
+    """
     counts: dict[str, int] = {}
     values: dict[str, ast.expr] = {}
     for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"exec", "eval", "execfile", "globals", "vars", "locals"}
+        ):
+            return {}
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
