@@ -1109,7 +1109,7 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
 
 _value_rule(
     "SC010",
-    "a requirement or python_requires in setup.cfg that modern packaging rejects",
+    "Requirement or python_requires in setup.cfg that modern packaging rejects",
     """
 ## What it does
 Parses `[options] install_requires`, `setup_requires`, `python_requires` and every entry of

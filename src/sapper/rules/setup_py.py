@@ -963,7 +963,7 @@ register(
         code="SP006",
         slug="setuppy-invalid-requirement",
         family="setup.py",
-        summary="a requirement or python_requires that modern packaging rejects",
+        summary="Requirement or python_requires that modern packaging rejects",
         doc="""
 ## What it does
 Parses every string of `install_requires`, `setup_requires`, `extras_require` and
