@@ -296,3 +296,55 @@ def test_exec_makes_constants_unknown() -> None:
         "setup(version=__version__)\n"
     )
     assert check({"setup.py": source}).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {
+                "setup.py": H + "from mypkg import __version__\nsetup(version=__version__)\n",
+                "mypkg/__init__.py": "import pkg_resources\n__version__ = '1.0'\n",
+            },
+            [("SP001", 2, (">=82.0.0",), "mypkg/__init__.py:1")],
+            id="own-package-imports-pkg-resources",
+        ),
+        pytest.param(
+            {
+                "setup.py": H + "from mypkg.version import v\nsetup(version=v)\n",
+                "mypkg/__init__.py": "from .core import x\n",
+                "mypkg/core.py": "from pkg_resources import get_distribution\nx = 1\n",
+                "mypkg/version.py": "v = '1'\n",
+            },
+            [("SP001", 2, (">=82.0.0",), "mypkg/core.py:1")],
+            id="through-a-relative-import",
+        ),
+        pytest.param(
+            {
+                "setup.py": H + "from mypkg import __version__\nsetup(version=__version__)\n",
+                "mypkg/__init__.py": "try:\n    import pkg_resources\nexcept ImportError:\n"
+                "    pass\n__version__ = '1.0'\n",
+            },
+            [],
+            id="guarded-in-the-package",
+        ),
+        pytest.param(
+            {
+                "setup.py": H + "from mypkg import __version__\nsetup(version=__version__)\n",
+                "mypkg/__init__.py": "import pkg_resources\n__version__ = '1.0'\n",
+                "pyproject.toml": '[build-system]\nrequires = ["setuptools"]\n'
+                'build-backend = "setuptools.build_meta"\n',
+            },
+            [],
+            id="not-on-sys-path-with-build-meta",
+        ),
+    ],
+)
+def test_removed_imports_through_the_project_package(files, expected) -> None:
+    result = check(files)
+    got = [
+        (f.code, f.line, f.fails, next(p for p in f.message.split() if ".py:" in p))
+        for f in result.findings
+        if f.code == "SP001"
+    ]
+    assert got == expected

@@ -63,6 +63,16 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         True,
     ),
     (
+        "SP001-own-package",
+        {
+            "setup.py": "from setuptools import setup\nfrom mypkg import __version__\n"
+            'setup(name="probe", version=__version__, packages=["mypkg"])\n',
+            "mypkg/__init__.py": "import pkg_resources\n__version__ = '1.0'\n",
+        },
+        ("81.0.0", "82.0.0"),
+        False,
+    ),
+    (
         "SP004-set",
         {"setup.py": _setup(kw=', install_requires={"six"}')},
         ("54.1.2", "84.2.1"),
@@ -183,6 +193,7 @@ def test_rule_matches_setuptools(
     tmp_path: Path, name: str, files: dict[str, str], versions: tuple[str, ...], enforce: bool
 ) -> None:
     for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     code = name.split("-")[0]
 

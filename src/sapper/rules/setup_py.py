@@ -180,7 +180,137 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
                 fix=None,
             )
         )
+    findings.extend(_removed_through_local_imports(ctx, tree, seen))
     return findings
+
+
+def _module_tree(ctx: Context, path: str) -> ast.Module | None:
+    def parse() -> ast.Module | None:
+        source = ctx.files.files.get(path)
+        if source is None:
+            return None
+        try:
+            return ast.parse(source, filename=path)
+        except (SyntaxError, ValueError):
+            return None
+
+    tree: ast.Module | None = ctx.memo(f"ast:{path}", parse)
+    return tree
+
+
+def _local_files(ctx: Context, module: str, roots: Sequence[str]) -> list[str]:
+    """The files Python runs to import ``module`` from the project tree: every package
+    ``__init__.py`` on the way, then the module itself."""
+    files = ctx.files.files
+    for root in roots:
+        prefix = f"{root}/" if root else ""
+        parts = module.split(".")
+        found: list[str] = []
+        for i in range(1, len(parts) + 1):
+            base = prefix + "/".join(parts[:i])
+            if f"{base}/__init__.py" in files:
+                found.append(f"{base}/__init__.py")
+            elif f"{base}.py" in files and i == len(parts):
+                found.append(f"{base}.py")
+            else:
+                break
+        if found:
+            return found
+    return []
+
+
+def _sys_path_modified(tree: ast.Module) -> bool:
+    for stmt in _statements(tree.body, imports=False):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Attribute) and _dotted(node) in {
+                "sys.path.insert",
+                "sys.path.append",
+                "sys.path.extend",
+            }:
+                return True
+    return False
+
+
+def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str]) -> list[Finding]:
+    """setup.py imports the project's own package (``from mypkg import __version__``),
+    and that package imports a removed module at module level: the build fails the same.
+
+    Followed only where setup.py's directory is on ``sys.path``: with the legacy backend
+    (no ``build-backend``), or when setup.py edits ``sys.path`` itself."""
+    from ..project import LEGACY_BACKEND, build_system
+    from ._base import pyproject_of
+
+    legacy = build_system(pyproject_of(ctx)).backend == LEGACY_BACKEND
+    if not (legacy or _sys_path_modified(tree)):
+        return []
+    roots = ("", "src", "lib")
+    cat = ctx.catalogue
+    findings: list[Finding] = []
+    for site in _import_sites(tree):
+        top = site.module.split(".")[0]
+        if top in ("setuptools", "pkg_resources", "distutils"):
+            continue
+        todo = [(path, 0) for path in _local_files(ctx, site.module, roots)]
+        visited: set[str] = set()
+        while todo:
+            path, depth = todo.pop(0)
+            if path in visited:
+                continue
+            visited.add(path)
+            module_tree = _module_tree(ctx, path)
+            if module_tree is None:
+                continue
+            package = path.rsplit("/", 1)[0] if "/" in path else ""
+            for inner in _import_sites(module_tree):
+                name = inner.module
+                inner_top = name.split(".")[0]
+                if inner_top in ("setuptools", "pkg_resources", "distutils"):
+                    if name in seen:
+                        continue
+                    missing = _missing_in(ctx, name)
+                    if not missing:
+                        continue
+                    seen.add(name)
+                    fails = cat.to_specifiers(missing)
+                    findings.append(
+                        Finding(
+                            code="SP001",
+                            slug="setuppy-removed-module",
+                            message=(
+                                f"setup.py imports `{site.module}`, and {path}:{inner.line} "
+                                f"imports `{name}`, which setuptools {' | '.join(fails)} does "
+                                "not ship (ModuleNotFoundError while setup.py runs); read the "
+                                "version without importing the package, or guard the import"
+                            ),
+                            path=PATH,
+                            line=site.line,
+                            column=site.column,
+                            fails=fails,
+                            fails_enforced=fails,
+                        )
+                    )
+                elif depth < 2:
+                    todo.extend((p, depth + 1) for p in _local_files(ctx, name, roots))
+            todo.extend(
+                (p, depth + 1)
+                for p in _relative_import_files(ctx, module_tree, package)
+                if depth < 2
+            )
+    return findings
+
+
+def _relative_import_files(ctx: Context, tree: ast.Module, package: str) -> list[str]:
+    out: list[str] = []
+    for node in _statements(tree.body, imports=True):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module] if node.module else [a.name for a in node.names]
+            for name in names:
+                base = f"{package}/{name.replace('.', '/')}" if package else name.replace(".", "/")
+                for candidate in (f"{base}/__init__.py", f"{base}.py"):
+                    if candidate in ctx.files.files:
+                        out.append(candidate)
+                        break
+    return out
 
 
 register(
@@ -194,7 +324,10 @@ register(
 Finds module-level imports in setup.py (outside functions and classes, and not under a
 `try`/`except ImportError`) of `setuptools`, `pkg_resources` or `distutils` modules that
 some setuptools releases do not ship. Which releases ship which module comes from the
-module inventory of every setuptools wheel.
+module inventory of every setuptools wheel. When setup.py imports the project's own
+package (`from mypkg import __version__`) and the project directory is on `sys.path`
+(legacy backend, or setup.py edits `sys.path`), the package's own module-level imports
+are followed too, two levels deep.
 
 ## Why is this bad?
 setup.py runs inside the build, so the import fails with `ModuleNotFoundError` and so does
