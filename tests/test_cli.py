@@ -222,3 +222,19 @@ def test_unpublished_or_unknown_setuptools_is_a_usage_error(
     code, _, err = run(capsys, "check", str(tmp_path), "--setuptools", version)
     assert code == 2
     assert message in err
+
+
+def test_findings_outside_the_required_setuptools_are_dropped() -> None:
+    from helpers import check
+
+    setup = "from setuptools import setup\nfrom wheel.bdist_wheel import bdist_wheel\nsetup()\n"
+    capped = (
+        '[build-system]\nrequires = ["setuptools>=80.9"]\nbuild-backend = "setuptools.build_meta"\n'
+    )
+    old = '[build-system]\nrequires = ["setuptools<71"]\nbuild-backend = "setuptools.build_meta"\n'
+    assert [f.code for f in check({"setup.py": setup}).findings] == ["SP009"]
+    assert check({"setup.py": setup, "pyproject.toml": capped}).findings == ()
+    result = check({"setup.py": setup, "pyproject.toml": old})
+    assert [f.code for f in result.findings] == ["SP009"]
+    assert result.verdict is not None and result.verdict.setuptools == "70.3.0"
+    assert result.verdict.outcome == "fails"

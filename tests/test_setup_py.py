@@ -348,3 +348,10 @@ def test_removed_imports_through_the_project_package(files, expected) -> None:
         if f.code == "SP001"
     ]
     assert got == expected
+
+
+def test_plain_distutils_import_is_the_stdlib_one_before_60() -> None:
+    assert (
+        check({"setup.py": "import distutils\nfrom distutils.core import Extension\n"}).findings
+        == ()
+    )

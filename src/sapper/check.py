@@ -105,6 +105,19 @@ def _verdict(
     )
 
 
+def _reachable(findings: list[Finding], bs: BuildSystem, cat: Catalogue) -> list[Finding]:
+    """Drop findings that only concern setuptools versions the project's
+    ``build-system.requires`` rules out: no build of this sdist can meet them (a PEP 639
+    license string is no problem for a project that requires setuptools>=77)."""
+    if bs.setuptools is None:
+        return findings
+    spec = bs.setuptools
+    allowed = [v for v in cat.universe if spec.contains(cat.parsed(v), prereleases=True)]
+    if not allowed:
+        return findings
+    return [f for f in findings if any(contains((*f.fails_enforced, *f.warns), v) for v in allowed)]
+
+
 def check_files(
     files: ProjectFiles,
     *,
@@ -130,6 +143,7 @@ def check_files(
             if not _selected(rule.code, options):
                 continue
             findings.extend(rule.check(ctx))
+    findings = _reachable(findings, bs, cat)
     verdict = _verdict(findings, bs, options, cat)
     version = verdict.setuptools or cat.newest
     findings = [dataclasses.replace(f, status=status_at(f, version)) for f in findings]

@@ -133,7 +133,9 @@ def _missing_in(ctx: Context, module: str) -> set[str]:
         pv = cat.parsed(v)
         if any(lo <= pv <= hi for lo, hi in spans):
             continue
-        if module.startswith("distutils.") and pv < _LOCAL_DISTUTILS_SINCE:
+        if (module == "distutils" or module.startswith("distutils.")) and (
+            pv < _LOCAL_DISTUTILS_SINCE
+        ):
             continue
         out.add(v)
     return out
@@ -374,6 +376,7 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
             ),
         ),
         check=_check_removed_imports,
+        fixable=True,
     )
 )
 
@@ -486,6 +489,7 @@ after porting the code to Python 3, or pin `setuptools<58` in `build-system.requ
             ),
         ),
         check=_check_use_2to3,
+        fixable=True,
     )
 )
 
