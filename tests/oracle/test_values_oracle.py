@@ -63,6 +63,24 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         True,
     ),
     (
+        "SP001-msvccompiler",
+        {"setup.py": _setup("import distutils.msvccompiler")},
+        ("64.0.3", "65.0.0", "65.0.2", "73.0.1", "74.0.0"),
+        False,
+    ),
+    (
+        "SP001-sandbox",
+        {"setup.py": _setup("from setuptools.sandbox import run_setup")},
+        ("79.0.1", "80.0.0"),
+        False,
+    ),
+    (
+        "SP001-distutils-upload",
+        {"setup.py": _setup("from distutils.command.upload import upload")},
+        ("74.1.3", "75.0.0"),
+        False,
+    ),
+    (
         "SP001-own-package",
         {
             "setup.py": "from setuptools import setup\nfrom mypkg import __version__\n"
