@@ -1,0 +1,591 @@
+"""The self-contained HTML page of ``sapper report``.
+
+One file: inline CSS, inline SVG charts (:mod:`sapper.report.svg`), a small inline script
+that makes tables sortable, and the JSON report embedded as
+``<script type="application/json" id="sapper-report-data">``. A Content-Security-Policy
+forbids every network request, so the page shows the same thing offline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from .json import pypi_url, report_dict
+from .summary import CLASSES, Count, Summary, share
+from .svg import Series, columns, hbars, lines
+from .text import human, percent
+
+__all__ = ["READY_MARKER", "render_html"]
+
+#: Logged to the console by the page's script once it has run (the browser test looks for it).
+READY_MARKER = "sapper-report: ready"
+
+_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "img-src data:; base-uri 'none'; form-action 'none'"
+)
+
+_CSS = """
+:root { --fails: #c0392b; --overdue: #d68910; --deprecated: #7d8fa3; --builds: #1e8449;
+  --unknown: #95a5a6; --error: #4a235a; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink);
+  margin: 0; background: #fff; }
+header, main, footer { max-width: 1100px; margin: 0 auto; padding: 0 20px; }
+header { padding-top: 18px; }
+h1 { font-size: 1.6em; margin: 0.2em 0; }
+h2 { font-size: 1.25em; margin: 1.8em 0 0.4em; border-bottom: 1px solid var(--line); }
+p.meta, p.note, figcaption { color: var(--muted); }
+nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
+a { color: #0550ae; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; padding: 0; list-style: none; }
+.cards li { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px;
+  min-width: 150px; }
+.cards .n { font-size: 1.5em; font-weight: 600; display: block; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 0.93em; }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left;
+  vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0;
+  cursor: pointer; color: inherit; text-align: inherit; }
+th[aria-sort=ascending] button::after { content: " \\25B2"; }
+th[aria-sort=descending] button::after { content: " \\25BC"; }
+code { font-size: 0.95em; }
+.st-removed, .c-fails { color: var(--fails); font-weight: 600; }
+.st-overdue, .c-overdue { color: var(--overdue); font-weight: 600; }
+.c-builds { color: var(--builds); }
+svg.chart { max-width: 100%; height: auto; display: block; margin: 10px 0; }
+svg.chart text { font: 11px system-ui, sans-serif; fill: var(--ink); }
+svg.chart .grid { stroke: var(--line); stroke-dasharray: 2 3; }
+svg.chart .axis { stroke: var(--muted); }
+svg.chart .mark { stroke: var(--fails); stroke-dasharray: 4 3; }
+svg.chart .line { fill: none; stroke-width: 2; }
+.s-fails, .s-removed { fill: var(--fails); stroke: var(--fails); }
+.s-overdue { fill: var(--overdue); stroke: var(--overdue); }
+.s-deprecated { fill: var(--deprecated); stroke: var(--deprecated); }
+.s-builds { fill: var(--builds); stroke: var(--builds); }
+.s-unknown { fill: var(--unknown); stroke: var(--unknown); }
+.s-error { fill: var(--error); stroke: var(--error); }
+polyline.s-overdue { stroke-dasharray: 5 3; }
+details { margin: 6px 0 14px; }
+figure { margin: 12px 0 20px; }
+figcaption { font-size: 0.9em; }
+footer { margin: 40px auto 30px; color: var(--muted); font-size: 0.9em; }
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  function key(cell) {
+    var v = cell.getAttribute("data-sort");
+    if (v === null) { v = cell.textContent.trim(); }
+    var n = Number(v);
+    return v !== "" && !isNaN(n) ? n : v.toLowerCase();
+  }
+  function sortBy(table, col, th) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col]), y = key(b.cells[col]);
+      if (typeof x !== typeof y) { x = String(x); y = String(y); }
+      return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) {
+      c.removeAttribute("aria-sort");
+    });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+  }
+  var tables = document.querySelectorAll("table.sortable");
+  Array.prototype.forEach.call(tables, function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = th.textContent;
+      button.title = "sort by " + th.textContent;
+      th.textContent = "";
+      th.appendChild(button);
+      button.addEventListener("click", function () { sortBy(table, col, th); });
+    });
+  });
+  var data = JSON.parse(document.getElementById("sapper-report-data").textContent);
+  document.documentElement.setAttribute("data-ready", String(data.version));
+  console.info("%READY% (" + tables.length + " sortable tables)");
+})();
+"""
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _inline(text: str) -> str:
+    """Escape ``text`` and show its `backticked` parts as code, as rule summaries write them."""
+    parts = _e(text).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as it is
+        return _e(text)
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _num(n: int | None) -> str:
+    if n is None:
+        return '<td class="num" data-sort="-1">?</td>'
+    return f'<td class="num" data-sort="{n}" title="{_e(human(n))}">{n:,}</td>'
+
+
+def _pct(part: int, whole: int) -> str:
+    value = share(part, whole)
+    key = value if value is not None else -1
+    return f'<td class="num" data-sort="{key}">{percent(part, whole)}</td>'
+
+
+def _count_cells(c: Count, whole: Count) -> str:
+    return (
+        _num(c.sdists)
+        + _pct(c.sdists, whole.sdists)
+        + _num(c.projects)
+        + _num(c.downloads)
+        + _pct(c.downloads, whole.downloads)
+    )
+
+
+_COUNT_HEAD = (
+    '<th class="num">sdists</th><th class="num">% sdists</th><th class="num">projects</th>'
+    '<th class="num">downloads (30 d)</th><th class="num">% downloads</th>'
+)
+
+_CLASS_TEXT = {
+    "fails": "fails at the evaluated setuptools",
+    "overdue": "builds, fails with SETUPTOOLS_ENFORCE_DEPRECATION=1",
+    "builds": "builds (as far as sapper's rules tell)",
+    "unknown": "unknown (another backend, or no setuptools matches)",
+    "error": "not analysed (error)",
+}
+
+
+def _table(caption: str, head: str, rows: Sequence[str], ident: str) -> str:
+    return (
+        f'<table class="sortable" id="{_e(ident)}"><caption class="visually-hidden">'
+        f"{_e(caption)}</caption><thead><tr>{head}</tr></thead><tbody>\n"
+        + "\n".join(f"<tr>{r}</tr>" for r in rows)
+        + "\n</tbody></table>"
+    )
+
+
+def _project_link(name: str, version: str | None) -> str:
+    label = f"{name} {version}" if version else name
+    return f'<a href="{_e(pypi_url(name, version))}">{_e(label)}</a>'
+
+
+def _pct_fmt(x: float) -> str:
+    return f"{x * 100:.1f}%"
+
+
+def _section_totals(summary: Summary) -> str:
+    t = summary.totals
+    whole = t.all
+    classes = dict(t.classes)
+    cards = [
+        ("sdists scanned", f"{whole.sdists:,}"),
+        ("projects", f"{whole.projects:,}"),
+        ("downloads covered (30 d)", human(whole.downloads)),
+        ("sdists fail today", f"{classes['fails'].sdists:,}"),
+        ("sdists fail when enforced", f"{classes['fails'].sdists + classes['overdue'].sdists:,}"),
+        ("not analysed", f"{classes['error'].sdists:,}"),
+    ]
+    out = ['<section id="totals" aria-labelledby="h-totals"><h2 id="h-totals">Totals</h2>']
+    out.append('<ul class="cards">')
+    out.extend(f'<li><span class="n">{_e(v)}</span>{_e(k)}</li>' for k, v in cards)
+    out.append("</ul>")
+    rows = [
+        f'<td class="c-{cls}">{_e(cls)}</td><td>{_e(_CLASS_TEXT[cls])}</td>'
+        + _count_cells(c, whole)
+        for cls, c in t.classes
+    ]
+    out.append(
+        _table(
+            "sdists by outcome",
+            "<th>outcome</th><th>meaning</th>" + _COUNT_HEAD,
+            rows,
+            "t-outcomes",
+        )
+    )
+    out.append(
+        _figure_hbars(
+            ident="chart-outcomes",
+            title="Outcome at the evaluated setuptools",
+            desc="Share of scanned sdists and of downloads by outcome: "
+            + "; ".join(
+                f"{cls} {percent(c.sdists, whole.sdists)} of sdists, "
+                f"{percent(c.downloads, whole.downloads)} of downloads"
+                for cls, c in t.classes
+            ),
+            labels=["sdists", "downloads (newest sdist per project)"],
+            series=[
+                Series(
+                    name=cls,
+                    css=f"s-{cls}",
+                    values=(
+                        share(c.sdists, whole.sdists) or 0.0,
+                        share(c.downloads, whole.downloads) or 0.0,
+                    ),
+                )
+                for cls, c in t.classes
+            ],
+            scale=1.0,
+            fmt=_pct_fmt,
+        )
+    )
+    if t.errors:
+        out.append("<h3>Errors by type</h3>")
+        rows = [f"<td><code>{_e(k)}</code></td>{_num(n)}" for k, n in t.errors]
+        out.append(
+            _table(
+                "errors by type", '<th>error type</th><th class="num">sdists</th>', rows, "t-errors"
+            )
+        )
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _section_rules(summary: Summary) -> str:
+    whole = summary.totals.all
+    out = [
+        '<section id="rules" aria-labelledby="h-rules"><h2 id="h-rules">Findings per rule</h2>',
+        '<p class="note">Status at the evaluated setuptools: <span class="st-removed">removed'
+        '</span> = fails, <span class="st-overdue">overdue</span> = warning past its due date '
+        "(fails under SETUPTOOLS_ENFORCE_DEPRECATION=1), deprecated = anything else. An sdist "
+        "with findings of several statuses counts in each.</p>",
+    ]
+    per_rule = [r for r in summary.rules if r.status is None]
+    if not per_rule:
+        out.append("<p>No findings.</p></section>")
+        return "\n".join(out)
+    statuses = ("removed", "overdue", "deprecated")
+    by = {(r.code, r.status): r for r in summary.rules}
+    rows = []
+    for r in per_rule:
+        cells = (
+            f'<td><code title="{_e(r.summary)}">{_e(r.code)}</code></td><td>{_e(r.slug)}</td>'
+            f"<td>{_inline(r.summary)}</td>" + _count_cells(r.count, whole)
+        )
+        for st in statuses:
+            sub = by.get((r.code, st))
+            cells += _num(sub.count.sdists if sub else 0)
+        rows.append(cells)
+    head = (
+        "<th>code</th><th>rule</th><th>summary</th>"
+        + _COUNT_HEAD
+        + "".join(f'<th class="num">{st}</th>' for st in statuses)
+    )
+    out.append(_table("findings per rule", head, rows, "t-rules"))
+    labels = [r.code for r in per_rule]
+    for metric, title in (("sdists", "Sdists"), ("downloads", "Downloads")):
+        series = [
+            Series(
+                name=st,
+                css=f"s-{st}",
+                values=tuple(
+                    float(getattr(by[(c, st)].count, metric)) if (c, st) in by else 0.0
+                    for c in labels
+                ),
+            )
+            for st in statuses
+        ]
+        scale = max((sum(s.values[i] for s in series) for i in range(len(labels))), default=1)
+        out.append(
+            _figure_hbars(
+                ident=f"chart-rules-{metric}",
+                title=f"{title} with findings of each rule, by status",
+                desc="; ".join(
+                    f"{c}: "
+                    + ", ".join(
+                        f"{s.name} {human(int(s.values[i]))}" for s in series if s.values[i]
+                    )
+                    for i, c in enumerate(labels)
+                ),
+                labels=[f"{r.code} {r.slug}"[:34] for r in per_rule],
+                series=series,
+                scale=float(scale),
+                fmt=lambda v: human(int(v)),
+            )
+        )
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _section_what_if(summary: Summary) -> str:
+    whole = summary.totals.all
+    out = [
+        '<section id="what-if" aria-labelledby="h-what-if">'
+        '<h2 id="h-what-if">What breaks if a deprecation becomes an error</h2>',
+        '<p class="note">For each rule with overdue or pending deprecations: the sdists that '
+        "build today but have that rule's finding, so they would fail if setuptools turned "
+        "the deprecation into an error.</p>",
+    ]
+    overdue = dict(summary.totals.classes)["overdue"]
+    out.append(
+        f"<p>All overdue deprecations at once (<code>SETUPTOOLS_ENFORCE_DEPRECATION=1</code>): "
+        f"<strong>{overdue.sdists:,} sdists</strong> ({percent(overdue.sdists, whole.sdists)}) "
+        f"of {overdue.projects:,} projects, <strong>{human(overdue.downloads)} downloads"
+        f"</strong> ({percent(overdue.downloads, whole.downloads)} of the downloads covered)."
+        "</p>"
+    )
+    if not summary.what_if:
+        out.append("<p>No overdue or pending deprecations in this scan.</p></section>")
+        return "\n".join(out)
+    rows = [
+        f'<td><code title="{_e(w.summary)}">{_e(w.code)}</code> {_e(w.slug)}</td>'
+        f'<td class="st-{_e(w.status)}">{_e(w.status)}</td><td>{_e(w.due_date or "")}</td>'
+        + _count_cells(w.count, whole)
+        + "<td>"
+        + ", ".join(_project_link(x.project, x.version) for x in w.examples)
+        + "</td>"
+        for w in summary.what_if
+    ]
+    head = (
+        "<th>rule</th><th>status</th><th>due date</th>" + _COUNT_HEAD + "<th>most-downloaded</th>"
+    )
+    out.append(_table("what breaks if a deprecation becomes an error", head, rows, "t-what-if"))
+    out.append(
+        _figure_hbars(
+            ident="chart-what-if",
+            title="Share of downloads that would break, per deprecation",
+            desc="; ".join(
+                f"{w.code} {w.status}: {percent(w.count.downloads, whole.downloads)} of "
+                f"downloads, {w.count.sdists} sdists"
+                for w in summary.what_if
+            ),
+            labels=[f"{w.code} {w.status}" for w in summary.what_if],
+            series=[
+                Series(
+                    name="share of downloads",
+                    css="s-overdue",
+                    values=tuple(
+                        share(w.count.downloads, whole.downloads) or 0.0 for w in summary.what_if
+                    ),
+                )
+            ],
+            scale=max(
+                (share(w.count.downloads, whole.downloads) or 0.0 for w in summary.what_if),
+                default=0.0,
+            )
+            or 1.0,
+            fmt=_pct_fmt,
+        )
+    )
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _section_versions(summary: Summary) -> str:
+    whole = summary.totals.all
+    versions = summary.versions
+    out = [
+        '<section id="versions" aria-labelledby="h-versions">'
+        '<h2 id="h-versions">Breakage over setuptools versions</h2>',
+        '<p class="note">Sdists whose findings fail a build with each key setuptools release '
+        "(the newest of each major, and 78.0.1), normally and with "
+        "SETUPTOOLS_ENFORCE_DEPRECATION=1.</p>",
+    ]
+    labels = [v.version for v in versions]
+    out.append(
+        _figure_lines(
+            ident="chart-versions",
+            title="Sdists that fail, per setuptools version",
+            desc="; ".join(
+                f"{v.version}: {v.fails.sdists} fail, {v.fails_enforced.sdists} when enforced"
+                for v in versions
+            ),
+            labels=labels,
+            series=[
+                Series(
+                    name="fails",
+                    css="s-fails",
+                    values=tuple(float(v.fails.sdists) for v in versions),
+                ),
+                Series(
+                    name="fails when enforced",
+                    css="s-overdue",
+                    values=tuple(float(v.fails_enforced.sdists) for v in versions),
+                ),
+            ],
+            fmt=lambda x: human(round(x)),
+            marks=("78.0.1",),
+        )
+    )
+    rows = [
+        f'<td data-sort="{i}">{_e(v.version)}</td><td>{_e(v.date or "")}</td>'
+        + _count_cells(v.fails, whole)
+        + _num(v.fails_enforced.sdists)
+        + _num(v.fails_enforced.downloads)
+        + _pct(v.fails_enforced.downloads, whole.downloads)
+        for i, v in enumerate(versions)
+    ]
+    head = (
+        "<th>setuptools</th><th>released</th>"
+        + _COUNT_HEAD
+        + '<th class="num">sdists, enforced</th><th class="num">downloads, enforced</th>'
+        '<th class="num">% downloads, enforced</th>'
+    )
+    out.append("<details><summary>Table of the key versions</summary>")
+    out.append(_table("sdists failing per setuptools version", head, rows, "t-versions"))
+    out.append("</details></section>")
+    return "\n".join(out)
+
+
+def _section_years(summary: Summary) -> str:
+    years = summary.years
+    out = ['<section id="years" aria-labelledby="h-years"><h2 id="h-years">By upload year</h2>']
+    labels = [str(y.year) if y.year is not None else "?" for y in years]
+    out.append(
+        _figure_columns(
+            ident="chart-years",
+            title="Sdists per upload year, by outcome",
+            desc="; ".join(
+                f"{label}: {y.sdists} sdists, {y.of('fails')} fail, {y.of('overdue')} fail "
+                "when enforced"
+                for label, y in zip(labels, years, strict=True)
+            ),
+            labels=labels,
+            series=[
+                Series(name=c, css=f"s-{c}", values=tuple(float(y.of(c)) for y in years))
+                for c in CLASSES
+            ],
+            fmt=lambda x: human(round(x)),
+        )
+    )
+    rows = [
+        f'<td data-sort="{y.year if y.year is not None else 0}">{_e(label)}</td>'
+        + _num(y.sdists)
+        + "".join(_num(y.of(c)) for c in CLASSES)
+        + _pct(y.of("fails"), y.sdists)
+        + _pct(y.of("overdue"), y.sdists)
+        for label, y in zip(labels, years, strict=True)
+    ]
+    head = (
+        '<th>year</th><th class="num">sdists</th>'
+        + "".join(f'<th class="num">{c}</th>' for c in CLASSES)
+        + '<th class="num">% fails</th><th class="num">% fails enforced only</th>'
+    )
+    out.append(_table("sdists per upload year", head, rows, "t-years"))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _section_at_risk(summary: Summary) -> str:
+    out = [
+        '<section id="at-risk" aria-labelledby="h-at-risk">'
+        '<h2 id="h-at-risk">Projects most at risk</h2>',
+        '<p class="note">Projects whose newest scanned sdist fails (or fails when enforced) and '
+        "that publish no pure-Python wheel, so installs build the sdist: ranked by downloads "
+        "&times; exposure (1 with no wheel at all, ½ with platform wheels only or unknown wheels). "
+        f"Top {len(summary.at_risk)} of {summary.at_risk_total}.</p>",
+    ]
+    if not summary.at_risk:
+        out.append("<p>None.</p></section>")
+        return "\n".join(out)
+    rows = [
+        f"<td>{_project_link(a.project, a.version)}</td>"
+        + _num(a.downloads)
+        + f"<td>{_e(a.exposure)}</td>"
+        + f'<td class="num" data-sort="{a.score}">{human(round(a.score))}</td>'
+        + f'<td class="c-{_e(a.cls)}">{_e("fails" if a.cls == "fails" else "fails enforced")}</td>'
+        + "<td>"
+        + " ".join(f"<code>{_e(c)}</code>" for c in a.codes)
+        + "</td>"
+        + f"<td>{_e((a.upload_time or '')[:10])}</td>"
+        for a in summary.at_risk
+    ]
+    head = (
+        '<th>project</th><th class="num">downloads (30 d)</th><th>wheels</th>'
+        '<th class="num">risk</th><th>outcome</th><th>rules</th><th>uploaded</th>'
+    )
+    out.append(_table("projects most at risk", head, rows, "t-at-risk"))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def _figure_hbars(**kw: Any) -> str:
+    return _figure(hbars(**kw), kw["title"])
+
+
+def _figure_lines(**kw: Any) -> str:
+    return _figure(lines(**kw), kw["title"])
+
+
+def _figure_columns(**kw: Any) -> str:
+    return _figure(columns(**kw), kw["title"])
+
+
+def _json_script(doc: object) -> str:
+    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    # Nothing inside may close the script element or open a comment.
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="sapper-report-data">{text}</script>'
+
+
+def render_html(summary: Summary) -> str:
+    s = summary.store
+    facts = [f"setuptools {s.newest_setuptools or '?'} evaluated"]
+    if s.top_list_date:
+        facts.append(f"top list of {s.top_list_date}")
+    if s.last_run_at or s.created_at:
+        facts.append(f"scanned {s.last_run_at or s.created_at}")
+    if s.sapper_version:
+        facts.append(f"sapper {s.sapper_version}")
+    if s.engine:
+        facts.append(f"engine {s.engine}")
+    sections = [
+        ("totals", "Totals"),
+        ("rules", "Per rule"),
+        ("what-if", "What breaks if"),
+        ("versions", "Over versions"),
+        ("years", "By year"),
+        ("at-risk", "Most at risk"),
+    ]
+    body = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>sapper report: {_e(s.path)}</title>",
+        f"<style>{_CSS}.visually-hidden {{ position: absolute; width: 1px; height: 1px; "
+        "overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }</style>",
+        "</head>",
+        "<body>",
+        "<header>",
+        "<h1>sapper report</h1>",
+        f'<p class="meta">{_e(s.path)} &middot; {" &middot; ".join(_e(f) for f in facts)}</p>',
+        '<nav aria-label="sections"><ul>'
+        + "".join(f'<li><a href="#{k}">{_e(v)}</a></li>' for k, v in sections)
+        + "</ul></nav>",
+        "</header>",
+        "<main>",
+        _section_totals(summary),
+        _section_rules(summary),
+        _section_what_if(summary),
+        _section_versions(summary),
+        _section_years(summary),
+        _section_at_risk(summary),
+        "</main>",
+        "<footer><p>Projects and downloads count each project once, by its newest scanned "
+        "sdist; downloads are 30-day counts from the top list. The same numbers, as JSON, are "
+        "embedded in this page (<code>#sapper-report-data</code>) and printed by "
+        "<code>sapper report --format json</code>.</p></footer>",
+        _json_script(report_dict(summary)),
+        f"<script>{_SCRIPT.replace('%READY%', READY_MARKER)}</script>",
+        "</body>",
+        "</html>",
+    ]
+    return "\n".join(body) + "\n"
