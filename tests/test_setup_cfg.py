@@ -190,7 +190,7 @@ def test_description_file_message_says_setuptools_ignores_it() -> None:
 
 def test_requests_2_32_3() -> None:
     cfg = (DATA / "projects/requests-2.32.3/setup.cfg").read_bytes()
-    result = check({"setup.cfg": cfg})
+    result = check({"setup.cfg": cfg, "LICENSE": b"Apache-2.0\n"})
     got = [(f.code, f.line, f.message.split(":")[0]) for f in result.findings]
     assert got == [
         ("SC001", 3, "dash-separated key `provides-extra` in [metadata]"),

@@ -158,8 +158,8 @@ H = "from setuptools import setup\n"
             H + "setup(extras_require={'t': ['x>=1.0.*']})\n", [("SP006", 2, (">=0",))], id="extra"
         ),
         pytest.param(
-            H
-            + "setup(install_requires=['six  # comment', '# only a comment', 'a; python_version<\"3\"'])\n",
+            H + "setup(install_requires=['six  # comment', '# only a comment',\n"
+            "                        'a; python_version<\"3\"'])\n",
             [],
             id="comments-and-markers-are-fine",
         ),

@@ -165,3 +165,51 @@ def metadata_outcome(version: str, project: Path, *, enforce: bool = False) -> s
         return f"no result (exit {proc.returncode}): {proc.stderr[-300:]}"
     result: str | None = json.loads(lines[-1])
     return result
+
+
+_METADATA_TEXT_SCRIPT = r"""
+import json, os, sys, tempfile, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, os.getcwd())
+from setuptools import build_meta
+backend = build_meta.__legacy__
+try:
+    backend.get_requires_for_build_wheel()
+    out = tempfile.mkdtemp()
+    name = backend.prepare_metadata_for_build_wheel(out)
+    with open(os.path.join(out, name, "METADATA"), encoding="utf-8") as fh:
+        text = fh.read()
+except BaseException as exc:
+    msg = str(exc).splitlines()[0][:300] if str(exc) else ""
+    print(json.dumps({"error": type(exc).__name__ + (": " + msg if msg else "")}))
+else:
+    print(json.dumps({"metadata": text}))
+"""
+
+
+def metadata_text(
+    version: str, project: Path, *, enforce: bool = False, timeout: float = 300
+) -> tuple[str | None, str | None]:
+    """(METADATA text, None) from ``prepare_metadata_for_build_wheel`` with real setuptools
+    ``version`` in ``project``, or (None, the error)."""
+    python = setuptools_python(version)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SETUPTOOLS_", "PYTHON"))}
+    if enforce:
+        env["SETUPTOOLS_ENFORCE_DEPRECATION"] = "1"
+    try:
+        proc = subprocess.run(
+            [str(python), "-c", _METADATA_TEXT_SCRIPT],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=project,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout:g} s"
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        return None, f"no result (exit {proc.returncode}): {proc.stderr[-300:]}"
+    result = json.loads(lines[-1])
+    return result.get("metadata"), result.get("error")

@@ -213,7 +213,7 @@ def test_rule_matches_setuptools(
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    code = name.split("-")[0]
+    code = name.partition("-")[0]
 
     def one(version: str) -> str | None:
         real = metadata_outcome(version, tmp_path, enforce=enforce)

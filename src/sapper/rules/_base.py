@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 #: Rule family modules, in display order.
-FAMILIES = ("setup_cfg", "setup_py")
+FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout")
 
 
 @dataclass(slots=True, kw_only=True)

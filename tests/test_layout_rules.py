@@ -1,0 +1,278 @@
+"""Tables of project trees and the LY findings sapper must report for them."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import check
+
+SETUP = 'from setuptools import setup\n\nsetup(name="probe", version="1.0"{})\n'
+NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
+
+Row = tuple[str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _ly(files: dict[str, str]) -> list[Row]:
+    result = check(files)
+    return [
+        (f.code, f.path, f.fails, f.fails_enforced, f.warns)
+        for f in result.findings
+        if f.code.startswith("LY")
+    ]
+
+
+FLAT = ("LY001", "setup.py", (">=61.0.0",), (">=61.0.0",), ())
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a/__init__.py": "", "b/__init__.py": ""},
+            [FLAT],
+            id="two-packages",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a/x.txt": "", "b/y.txt": ""},
+            [FLAT],
+            id="directories-without-init-count",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a.py": "", "b.py": ""}, [FLAT], id="two-modules"
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a/__init__.py": "", "b.py": "", "c.py": ""},
+            [],
+            id="one-package-wins-over-modules",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(""),
+                "a/__init__.py": "",
+                "tests/t.py": "",
+                "docs/conf.py": "",
+                "examples/e.py": "",
+                "conftest.py": "",
+                "noxfile.py": "",
+                "_private/x.py": "",
+                "a-stubs/__init__.pyi": "",
+                "my.data/x": "",
+                "2fast/x": "",
+            },
+            [],
+            id="reserved-hidden-stub-dotted-and-non-identifier-names",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a/__init__.py": "", "htmlcov/index.html": ""},
+            [("LY001", "setup.py", (">=61.0.0,<67.5.1",), (">=61.0.0,<67.5.1",), ())],
+            id="htmlcov-reserved-since-67.5.1",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a/__init__.py": "", "debian/rules": ""},
+            [("LY001", "setup.py", (">=61.0.0,<68.1.0",), (">=61.0.0,<68.1.0",), ())],
+            id="debian-reserved-since-68.1.0",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(", packages=['a']"),
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="packages-given",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(", py_modules=[]"),
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="empty-py-modules-given",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(", packages=None"),
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [FLAT],
+            id="packages-none-is-unset",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(", ext_modules=[]"),
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="ext-modules-skip-discovery",
+        ),
+        pytest.param(
+            {
+                "setup.py": "from setuptools import setup\n\nsetup(ext_modules=[])\n",
+                "pyproject.toml": NAME,
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [FLAT],
+            id="ext-modules-do-not-skip-with-project-table",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(", configuration=cfg"),
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [("LY001", "setup.py", ("==61.0.0",), ("==61.0.0",), ())],
+            id="numpy-configuration-skips-from-61.1.0",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(""),
+                "setup.cfg": "[options]\npackages = find:\n",
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="setup-cfg-packages",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + '\n[tool.setuptools]\npackages = ["a"]\n',
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="pyproject-packages",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [("LY001", "pyproject.toml", (">=61.0.0",), (">=61.0.0",), ())],
+            id="pyproject-only",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "src/a/__init__.py": "", "b/__init__.py": ""},
+            [],
+            id="src-layout",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(", package_dir={'': 'lib'}"),
+                "lib/a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="package-dir",
+        ),
+        pytest.param(
+            {
+                "setup.py": "import setuptools\nsetuptools.setup(pbr=True)\n",
+                "setup.cfg": "[metadata]\nname = a\n",
+                "a/__init__.py": "",
+                "releasenotes/notes/x.yaml": "",
+            },
+            [],
+            id="pbr-lists-packages-itself",
+        ),
+        pytest.param(
+            {
+                "setup.py": "from setuptools import setup\nsetup(**load())\n",
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="opaque-kwargs-not-guessed",
+        ),
+        pytest.param(
+            {
+                "setup.py": "from setuptools import setup\ndef main():\n    setup()\nmain()\n",
+                "a/__init__.py": "",
+                "b/__init__.py": "",
+            },
+            [],
+            id="setup-inside-function-not-guessed",
+        ),
+    ],
+)
+def test_flat_layout(files: dict[str, str], expected: list[Row]) -> None:
+    assert _ly(files) == expected
+
+
+CFG = "[metadata]\nname = probe\nversion = 1.0\nlicense_files = {}\n"
+ABS = ("LY002", "setup.cfg", (">=77.0.1",), (">=77.0.1",), ())
+#: Invalid characters / no match: due 2026-02-20 (77.0.1), 2026-03-20 (77.0.3-80.10.1),
+#: 2027-02-18 (80.10.2+): all but the last have passed on the tests' fixed date.
+PENDING = ("LY002", "setup.cfg", (), (">=77.0.1,<80.10.2",), (">=77.0.1",))
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param({"setup.cfg": CFG.format("LICENSE"), "LICENSE": ""}, [], id="matches"),
+        pytest.param(
+            {"setup.cfg": CFG.format("LICEN[CS]E*, AUTHORS"), "LICENSE.txt": "", "AUTHORS": ""},
+            [],
+            id="comma-list-and-glob",
+        ),
+        pytest.param(
+            {"setup.cfg": CFG.format("\n    licenses/**/*.txt"), "licenses/a/b.txt": ""},
+            [],
+            id="recursive-glob",
+        ),
+        pytest.param(
+            {"setup.cfg": CFG.format("licenses"), "licenses/a.txt": ""},
+            [],
+            id="directory-match-counts-as-found",
+        ),
+        pytest.param({"setup.cfg": CFG.format("/LICENSE"), "LICENSE": ""}, [ABS], id="absolute"),
+        pytest.param(
+            {"setup.cfg": CFG.format("C:\\LICENSE"), "LICENSE": ""},
+            [("LY002", "setup.cfg", (">=77.0.1",), (">=77.0.1",), ())],
+            id="drive-letter",
+        ),
+        pytest.param(
+            {"setup.cfg": CFG.format("../LICENSE")},
+            [
+                ("LY002", "setup.cfg", ("==77.0.1",), (">=77.0.1,<80.10.2",), (">=77.0.3",)),
+                PENDING,
+            ],
+            id="dotdot",
+        ),
+        pytest.param({"setup.cfg": CFG.format("COPYING")}, [PENDING], id="no-match"),
+        pytest.param(
+            {"setup.cfg": CFG.format(".LICENSE*"), ".LICENSE": ""}, [], id="hidden-explicit"
+        ),
+        pytest.param(
+            {"setup.cfg": CFG.format("*.txt"), ".hidden.txt": ""}, [PENDING], id="star-no-hidden"
+        ),
+        pytest.param(
+            {"setup.cfg": CFG.format("\n    LICENSE{.txt}"), "LICENSE": ""},
+            [PENDING],
+            id="brace-is-invalid-and-matches-nothing",
+        ),
+        pytest.param(
+            {"setup.cfg": "[metadata]\nlicense_file = COPYING.txt\n", "COPYING.txt": ""},
+            [],
+            id="license-file-singular",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(", license_files=['/LICENSE']"), "LICENSE": ""},
+            [("LY002", "setup.py", (">=77.0.1",), (">=77.0.1",), ())],
+            id="setup-py",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + 'license-files = ["/LICENSE"]\n',
+                "LICENSE": "",
+            },
+            [("LY002", "pyproject.toml", (">=77.0.1",), (">=77.0.1",), ())],
+            id="pyproject",
+        ),
+    ],
+)
+def test_license_patterns(files: dict[str, str], expected: list[Row]) -> None:
+    assert _ly(files) == expected

@@ -1,0 +1,403 @@
+"""Tables of pyproject.toml inputs (with setup.py/setup.cfg where they matter) and the PP
+findings sapper must report, with the setuptools versions they fail, fail under
+SETUPTOOLS_ENFORCE_DEPRECATION=1, or warn in."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from helpers import check, project
+
+from sapper.check import Options, check_files
+
+NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
+SETUP = "from setuptools import setup\n\nsetup({})\n"
+
+#: Failing versions when 61.2.0-67.8.0 ignore the invalid table.
+RELAXED = (">=61.0.0,<61.2.0", ">=68.0.0")
+
+Row = tuple[str, int | None, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _pp(files: dict[str, str], **options: object) -> list[Row]:
+    result = check(files, **options)
+    return [
+        (f.code, f.line, f.fails, f.fails_enforced, f.warns)
+        for f in result.findings
+        if f.code.startswith("PP")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param({"pyproject.toml": NAME}, [], id="valid"),
+        pytest.param(
+            {"pyproject.toml": "[tool.black]\nline-length = 100\n"}, [], id="no-project-table"
+        ),
+        pytest.param({"pyproject.toml": "[project]\n"}, [], id="empty-project-table-ignored"),
+        pytest.param(
+            {"pyproject.toml": '[project]\nrequires-python = ">=3.8"\n'},
+            [
+                ("PP001", 1, (">=61.0.0",), (">=61.0.0",), ()),
+                ("PP001", 1, (">=61.2.0",), (">=61.2.0",), ()),
+            ],
+            id="requires-python-only-nothing-else-configures",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\nrequires-python = ">=3.8"\n',
+                "setup.py": SETUP.format('name="probe", version="1.0"'),
+            },
+            [
+                ("PP001", 1, RELAXED, RELAXED, ()),
+                ("PP001", 1, (">=68.0.0",), (">=68.0.0",), ()),
+            ],
+            id="requires-python-only-relaxed-61.2-67.8",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\nrequires-python = ">=3.8"\n',
+                "setup.cfg": "[metadata]\nname = probe\nversion = 1.0\n",
+            },
+            [
+                ("PP001", 1, RELAXED, RELAXED, ()),
+                ("PP001", 1, (">=68.0.0",), (">=68.0.0",), ()),
+            ],
+            id="relaxed-by-setup-cfg",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\nrequires-python = ">=3.8"\n\n[tool.setuptools]\n'
+                "zip-safe = false\n",
+                "setup.py": SETUP.format('name="probe", version="1.0"'),
+            },
+            [
+                ("PP001", 1, (">=61.0.0",), (">=61.0.0",), ()),
+                ("PP001", 1, (">=61.2.0",), (">=61.2.0",), ()),
+            ],
+            id="tool-table-means-no-relaxation",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'homepage = "https://example.org"\n'},
+            [("PP001", 4, (">=61.0.0",), (">=61.0.0",), ())],
+            id="unknown-key",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'license-files = ["LICENSE"]\n', "LICENSE": "MIT\n"},
+            [("PP001", 4, (">=61.0.0,<77.0.1",), (">=61.0.0,<77.0.1",), ())],
+            id="license-files-needs-77.0.1",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'import-names = ["probe"]\n'},
+            [("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ())],
+            id="import-names-needs-82.0.1",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'dynamic = ["version"]\n'},
+            [("PP001", 3, (">=61.0.0",), (">=61.0.0",), ())],
+            id="static-and-dynamic",
+        ),
+        pytest.param(
+            {"pyproject.toml": '[project]\nname = "probe"\ndynamic = ["version"]\n'},
+            [],
+            id="dynamic-version-is-fine",
+        ),
+        pytest.param(
+            {"pyproject.toml": '[project]\nname = "probe"\nversion = "1.0-SNAPSHOT"\n'},
+            [("PP001", 3, (">=61.0.0",), (">=61.0.0",), ())],
+            id="version-not-pep440",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'authors = ["Jane <jane@example.org>"]\n'},
+            [("PP001", 4, (">=61.0.0",), (">=61.0.0",), ())],
+            id="authors-not-tables",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'dynamic = ["description", "dependencies"]\n'},
+            [
+                ("PP001", 4, (">=61.0.0,<61.2.0",), (">=61.0.0,<61.2.0",), ()),
+                ("PP001", 4, (">=61.0.0",), (">=61.0.0",), ()),
+            ],
+            id="dynamic-nothing-fills",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME.replace('version = "1.0"\n', "")
+                + 'dynamic = ["version", "description"]\n',
+                "setup.py": SETUP.format('description="d"'),
+            },
+            [("PP001", 3, (">=61.0.0,<61.2.0",), (">=61.0.0,<61.2.0",), ())],
+            id="dynamic-filled-by-setup-py-needs-61.2",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\nname = "probe"\ndynamic = ["version", '
+                '"description"]\n\n[tool.setuptools.dynamic]\ndescription = {file = "D.txt"}\n',
+                "D.txt": "d\n",
+            },
+            [],
+            id="dynamic-filled-by-tool-table",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'license = "MIT"\n'},
+            [("PP002", 4, (">=61.0.0,<77.0.1",), (">=61.0.0,<77.0.1",), ())],
+            id="license-expression",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'license = "MIT License"\n'},
+            [("PP002", 4, (">=61.0.0",), (">=61.0.0",), ())],
+            id="license-not-spdx",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME
+                + 'license = "MIT"\nclassifiers = ["License :: OSI Approved :: MIT License"]\n'
+            },
+            [
+                ("PP002", 4, (">=61.0.0,<77.0.1",), (">=61.0.0,<77.0.1",), ()),
+                ("PP003", 5, (">=77.0.1",), (">=77.0.1",), ()),
+            ],
+            id="expression-and-classifier-fail-everywhere",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + 'license = "MIT"\ndynamic = ["classifiers"]\n',
+                "setup.cfg": "[metadata]\nclassifiers =\n"
+                "    License :: OSI Approved :: MIT License\n",
+            },
+            [
+                # 61.0.0-61.1.1 fill dynamic fields only from [tool.setuptools.dynamic].
+                ("PP001", 5, (">=61.0.0,<61.2.0",), (">=61.0.0,<61.2.0",), ()),
+                ("PP002", 4, (">=61.0.0,<77.0.1",), (">=61.0.0,<77.0.1",), ()),
+                ("PP003", 1, (">=77.0.1",), (">=77.0.1",), ()),
+            ],
+            id="classifier-from-setup-cfg",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME
+                + 'license = {text = "MIT"}\nclassifiers = ["License :: OSI Approved"]\n'
+            },
+            [("PP004", 4, (), (">=77.0.1,<80.10.2",), (">=77.0.1",))],
+            id="license-table-classifiers-only-warn",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + "\n[tool.setuptools]\nnamespace-packages = [\"ns\"]\n"},
+            [("PP005", 6, (">=69.0.0",), (">=67.7.0",), (">=62.3.0,<69.0.0",))],
+            id="namespace-packages",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + '\n[tool.setuptools]\nlicense-files = ["LICENSE"]\n',
+                "LICENSE": "MIT\n",
+            },
+            [("PP006", 6, (), (">=77.0.1,<80.10.2",), (">=77.0.1",))],
+            id="tool-license-files",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + 'license-files = ["LICENSE"]\n\n[tool.setuptools]\n'
+                'license-files = ["LICENSE"]\n',
+                "LICENSE": "MIT\n",
+            },
+            [
+                ("PP001", 4, (">=61.0.0,<77.0.1",), (">=61.0.0,<77.0.1",), ()),
+                ("PP006", 7, (">=77.0.1",), (">=77.0.1",), ()),
+            ],
+            id="both-license-files",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + "\n[tool.setuptools]\ninclude_package_data = true\n"},
+            [("PP007", 6, (">=61.0.0",), (">=61.0.0",), ())],
+            id="tool-underscore-key",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + "\n[tool.setuptools]\npy-modules = []\n"
+                'ext-modules = [{name = "probe", sources = ["probe.c"]}]\n'
+            },
+            [("PP007", 7, (">=61.0.0,<74.1.0",), (">=61.0.0,<74.1.0",), ())],
+            id="ext-modules-needs-74.1",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\nname = "probe"\nversion = "1.0"\n'
+                'dynamic = ["dependencies"]\n\n[tool.setuptools.dynamic]\n'
+                'dependencies = {file = "requirements.in"}\n',
+                "requirements.in": "six\n",
+            },
+            [("PP007", 6, (">=61.0.0,<62.6.0",), (">=61.0.0,<62.6.0",), ())],
+            id="dynamic-dependencies-needs-62.6",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + '\n[tool.setuptools]\npackages = "find"\n'},
+            [("PP007", 6, (">=61.0.0",), (">=61.0.0",), ())],
+            id="packages-string",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": SETUP.format('install_requires=["six"]')},
+            [("PP008", 3, (), (">=67.7.0,<69.0.0",), (">=61.2.0",))],
+            id="missing-dynamic-setup-py",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": SETUP.format('long_description="x"')},
+            [("PP008", 3, (">=69.0.0",), (">=67.7.0",), (">=61.2.0",))],
+            id="missing-dynamic-readme-crashes",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": SETUP.format('license="MIT"')},
+            [("PP008", 3, (">=69.0.0,<77.0.1",), (">=67.7.0,<77.0.1",), (">=61.2.0",))],
+            id="missing-dynamic-license-crashes-until-77",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": SETUP.format('author="A"')},
+            [("PP008", 3, (), (">=67.7.0,<69.0.0",), (">=61.2.0",))],
+            id="missing-dynamic-author-kept",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + 'dynamic = ["scripts"]\n',
+                "setup.py": SETUP.format('entry_points={"console_scripts": [f"{x}=m:f"]}'),
+            },
+            [],
+            id="entry-point-groups-read-from-the-syntax-tree",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": SETUP.format("entry_points=load()")},
+            [],
+            id="unreadable-entry-points-not-guessed",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": SETUP.format("install_requires=[]")},
+            [],
+            id="empty-value-is-not-supplied",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.cfg": "[options.entry_points]\nconsole_scripts =\n    p = probe:main\n",
+            },
+            [("PP008", None, (), (">=67.7.0,<69.0.0",), (">=61.2.0",))],
+            id="missing-dynamic-setup-cfg-scripts",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + 'dynamic = ["dependencies"]\n',
+                "setup.py": SETUP.format('install_requires=["six"]'),
+            },
+            [("PP001", 4, (">=61.0.0,<61.2.0",), (">=61.0.0,<61.2.0",), ())],
+            id="listed-in-dynamic-is-kept",
+        ),
+    ],
+)
+def test_pyproject_findings(files: dict[str, str], expected: list[Row]) -> None:
+    assert _pp(files) == expected
+
+
+def test_due_date_passing_turns_license_table_overdue() -> None:
+    """The 2027-02-18 due date of 80.10.2+ is 'pending' today and 'overdue' after it."""
+    files = {"pyproject.toml": NAME + 'license = {text = "MIT"}\n'}
+    before = check(files).findings[0]
+    after = check_files(
+        project(files),
+        target="t",
+        kind="directory",
+        options=Options(today=dt.date(2027, 3, 1)),
+    ).findings[0]
+    assert before.fails_enforced == (">=77.0.1,<80.10.2",)
+    assert after.fails_enforced == (">=77.0.1",)
+    assert (before.status, after.status) == ("deprecated", "overdue")
+    assert before.due_date == after.due_date == "2027-02-18"
+
+
+def test_capped_build_fails_with_license_expression() -> None:
+    """The forward direction: `setuptools<77` in build-system.requires gets 76.1.0."""
+    files = {
+        "pyproject.toml": '[build-system]\nrequires = ["setuptools<77"]\n'
+        'build-backend = "setuptools.build_meta"\n\n' + NAME + 'license = "MIT"\n'
+    }
+    result = check(files)
+    assert result.verdict is not None
+    assert (result.verdict.setuptools, result.verdict.outcome) == ("76.1.0", "fails")
+    assert result.verdict.because == ("PP002",)
+    uncapped = check({"pyproject.toml": NAME + 'license = "MIT"\n'})
+    assert uncapped.verdict is not None and uncapped.verdict.outcome == "builds"
+
+
+def test_other_backend_is_not_checked() -> None:
+    files = {
+        "pyproject.toml": '[build-system]\nrequires = ["flit_core"]\n'
+        'build-backend = "flit_core.buildapi"\n\n[project]\nname = "probe"\nlicense = "MIT"\n'
+    }
+    assert _pp(files) == []
+
+
+def test_opaque_setup_py_assumes_relaxation() -> None:
+    """``setup(**kwargs)``: sapper cannot see whether name is set, so it assumes the
+    lenient 61.2.0-67.8.0 path rather than reporting a failure there."""
+    files = {
+        "pyproject.toml": '[project]\nrequires-python = ">=3.8"\n',
+        "setup.py": "from setuptools import setup\nkw = load()\nsetup(**kw)\n",
+    }
+    fails = {f.fails for f in check(files).findings if f.code == "PP001"}
+    assert fails == {(">=61.0.0,<61.2.0", ">=68.0.0"), (">=68.0.0",)}
+
+
+NUMPY_SETUP = "import numpy\nfrom setuptools import setup\nsetup()\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"pyproject.toml": "[tool.black]\n", "setup.py": NUMPY_SETUP},
+            [("PP009", 1, (">=0",), (">=0",), ())],
+            id="tool-only-pyproject",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[build-system]\nbuild-backend = 'x'\n", "setup.py": NUMPY_SETUP},
+            [],
+            id="other-backend-without-requires-is-not-setuptools",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": "[build-system]\nrequires = ['setuptools', 'numpy']\n",
+                "setup.py": NUMPY_SETUP,
+            },
+            [],
+            id="declared",
+        ),
+        pytest.param({"setup.py": NUMPY_SETUP}, [], id="no-pyproject-is-frontend-dependent"),
+        pytest.param(
+            {
+                "pyproject.toml": "[tool.black]\n",
+                "setup.py": "import os, sys\nimport versioneer\nimport mypkg.about\n"
+                "from setuptools import setup\nsetup()\n",
+                "versioneer.py": "",
+                "src/mypkg/about.py": "",
+            },
+            [],
+            id="stdlib-and-local-modules",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": "[tool.black]\n",
+                "setup.py": "try:\n    import numpy\nexcept ImportError:\n    numpy = None\n",
+            },
+            [],
+            id="guarded",
+        ),
+    ],
+)
+def test_without_build_system(files: dict[str, str], expected: list[Row]) -> None:
+    assert [r for r in _pp(files) if r[0] == "PP009"] == expected
+
+
+def test_conditional_import_is_not_reported() -> None:
+    files = {
+        "pyproject.toml": "[tool.black]\n",
+        "setup.py": "import sys\nif 'py2exe' in sys.argv:\n    import py2exe\n",
+    }
+    assert [r for r in _pp(files) if r[0] == "PP009"] == []
