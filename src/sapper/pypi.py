@@ -43,9 +43,11 @@ __all__ = [
     "MAX_DOWNLOAD_SIZE",
     "Download",
     "Index",
+    "ProjectListing",
     "SdistFile",
     "default_cache_dir",
     "looks_like_requirement",
+    "preferred_sdist",
 ]
 
 
@@ -127,6 +129,21 @@ class _Page(NamedTuple):
     #: Every version any file on the page belongs to (sdists, wheels, and the PEP 700 list).
     versions: frozenset[str]
     wheel_versions: frozenset[str]
+    #: Versions with a pure-Python wheel (a ``none-any`` tag).
+    pure_wheel_versions: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProjectListing:
+    """Every sdist of a project, and which releases have wheels, as the index lists them."""
+
+    #: Project name as the index spells it.
+    name: str
+    sdists: tuple[SdistFile, ...]
+    #: Versions (as the wheel filenames spell them, PEP 440-normalised) that have a wheel.
+    wheel_versions: frozenset[str]
+    #: Versions that have a pure-Python (``*-none-any``) wheel.
+    pure_wheel_versions: frozenset[str]
 
 
 class _Link(NamedTuple):
@@ -244,6 +261,17 @@ class Index:
     def sdists(self, project: str) -> list[SdistFile]:
         """Return every sdist file the index lists for ``project``, all versions."""
         return list(self._page(project).sdists)
+
+    def listing(self, project: str) -> ProjectListing:
+        """Return every sdist of ``project`` and the versions that have (pure) wheels."""
+        page = self._page(project)
+        name = page.sdists[0].name if page.sdists else project
+        return ProjectListing(
+            name=name,
+            sdists=page.sdists,
+            wheel_versions=page.wheel_versions,
+            pure_wheel_versions=page.pure_wheel_versions,
+        )
 
     def _page(self, project: str) -> _Page:
         from packaging.utils import canonicalize_name
@@ -491,6 +519,11 @@ def _legacy_key(text: str) -> tuple[tuple[int, int | str], ...]:
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts if part)
 
 
+def preferred_sdist(files: Iterable[SdistFile]) -> SdistFile:
+    """The sdist pip would take among the files of one release (not yanked, hashed, .tar.gz)."""
+    return min(files, key=_file_preference)
+
+
 def _file_preference(file: SdistFile) -> tuple[bool, bool, int]:
     """Sort key of the files of one release: smaller is better."""
     lower = file.filename.lower()
@@ -713,15 +746,18 @@ def _classify(
     sdists = []
     versions = set(listed)
     wheel_versions = set()
+    pure_wheel_versions = set()
     for link in links:
         if link.filename.lower().endswith(".whl"):
             try:
-                wheel_name, wheel_version, _, _ = parse_wheel_filename(link.filename)
+                wheel_name, wheel_version, _, tags = parse_wheel_filename(link.filename)
             except InvalidWheelFilename:
                 continue
             if canonicalize_name(wheel_name) == canonical:
                 versions.add(str(wheel_version))
                 wheel_versions.add(str(wheel_version))
+                if any(t.abi == "none" and t.platform == "any" for t in tags):
+                    pure_wheel_versions.add(str(wheel_version))
             continue
         version = _sdist_version(link.filename, canonical)
         if version is None:
@@ -739,7 +775,13 @@ def _classify(
                 yanked=link.yanked,
             )
         )
-    return _Page(page_url, tuple(sdists), frozenset(versions), frozenset(wheel_versions))
+    return _Page(
+        page_url,
+        tuple(sdists),
+        frozenset(versions),
+        frozenset(wheel_versions),
+        frozenset(pure_wheel_versions),
+    )
 
 
 def _sdist_version(filename: str, canonical: str) -> str | None:

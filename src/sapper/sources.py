@@ -18,7 +18,7 @@ import stat
 import tarfile
 import zipfile
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -570,11 +570,21 @@ def _open_decompressor(fmt: str, compressed: io.BytesIO) -> _Reader:
 
 
 def _read_tar(
-    data: bytes, fmt: str, label: str, wanted: Callable[[str], bool], limits: Limits
+    data: bytes,
+    fmt: str,
+    label: str,
+    wanted: Callable[[str], bool],
+    limits: Limits,
+    *,
+    stop_after: frozenset[str] = frozenset(),
 ) -> ProjectFiles:
-    project = _scan_tar(data, fmt, label=label, wanted=wanted, limits=limits, root=None)
+    project = _scan_tar(
+        data, fmt, label=label, wanted=wanted, limits=limits, root=None, stop_after=stop_after
+    )
     if project is None:  # the members do not share one top-level directory
-        project = _scan_tar(data, fmt, label=label, wanted=wanted, limits=limits, root="")
+        project = _scan_tar(
+            data, fmt, label=label, wanted=wanted, limits=limits, root="", stop_after=stop_after
+        )
         assert project is not None
     return project.result()
 
@@ -587,8 +597,12 @@ def _scan_tar(
     wanted: Callable[[str], bool],
     limits: Limits,
     root: str | None,
+    stop_after: frozenset[str] = frozenset(),
 ) -> _Project | None:
-    """Stream the tar archive; None when ``root`` was guessed (None) and proved wrong."""
+    """Stream the tar archive; None when ``root`` was guessed (None) and proved wrong.
+
+    With ``stop_after``, reading stops as soon as every one of those paths has been read.
+    """
     kind = "tar" if fmt == "tar" else f"{fmt}-compressed tar"
     compressed = io.BytesIO(data)
     guard = _Guard(_open_decompressor(fmt, compressed), compressed, label, limits)
@@ -671,6 +685,8 @@ def _scan_tar(
                         extracted = archive.extractfile(member)
                         assert extracted is not None
                         files[rel] = extracted.read()
+                        if stop_after and rel in stop_after and stop_after.issubset(files):
+                            return project  # everything asked for is read: stop early
                 elif member.isdir():
                     continue
                 elif member.issym():
@@ -804,12 +820,20 @@ def read_sdist(
     label: str | None = None,
     wanted: Callable[[str], bool] = default_wanted,
     limits: Limits = DEFAULT_LIMITS,
+    stop_after: Collection[str] = (),
 ) -> ProjectFiles:
     """Read the project in an sdist archive, given as a path or as the archive's bytes.
 
     Gzip-, bzip2- and xz-compressed tar, plain tar and zip archives are recognised by their
     content. The archive's single top-level directory (``pkg-1.0/``), if any, is stripped from
     the paths. Nothing is extracted or written to disk.
+
+    ``stop_after`` names wanted paths (relative to the root) after which a tar archive need
+    not be read further: reading stops as soon as all of them have been read, so ``names``
+    then lists only the members seen so far, a later member of the same name is not seen, and
+    the rest of the archive is neither decompressed nor checked. When one of them is missing,
+    the whole archive is read. Zip archives are always listed whole (their central directory
+    is at the end) and only wanted members are decompressed.
 
     :param label: names the archive in messages; by default the file name, or ``"<sdist>"``.
     :raises ArchiveError: if the archive is damaged, unsupported, hostile or over a limit.
@@ -845,7 +869,7 @@ def read_sdist(
     if fmt == "zip":
         return _read_zip(data, label, wanted, limits)
     if fmt in ("gzip", "bzip2", "xz", "tar"):
-        return _read_tar(data, fmt, label, wanted, limits)
+        return _read_tar(data, fmt, label, wanted, limits, stop_after=frozenset(stop_after))
     if fmt is None:
         msg = (
             f"{label}: not an sdist archive (it starts with {data[:8]!r}); expected a tar "

@@ -1,0 +1,171 @@
+"""Throughput of ``sapper scan`` against a naive scan and the decompression floor.
+
+On the fixed corpus of ``benchmarks/corpus-300.txt`` (300 real sdists from the top-15,000
+PyPI list, newest and pre-2020 releases, see ``benchmarks/corpus.py``), all in one run and on
+the same cached files:
+
+* ``sapper scan -j 1`` and ``-j 2`` (each a fresh process writing a fresh DuckDB file, as a
+  user runs it, so start-up and cold caches count) with every rule, which
+  needs the whole archive (the layout rules read its listing); the same with ``--select SC``
+  (the setup.cfg rules: the same work as the naive scan), where reading stops once
+  setup.cfg, pyproject.toml and PKG-INFO are read; and that with ``--no-early-stop`` to show
+  what stopping early buys;
+* naive: extract each sdist to a temporary folder and call setuptools'
+  ``Distribution().parse_config_files()`` on its setup.cfg;
+* floor: only decompress every byte of every archive with the standard library.
+
+Prints sdists per second and the ratios. Each contender runs ``--repeat`` times (best kept),
+in turn, so that a busy machine penalises them alike. Needs the corpus in the cache (the
+first run downloads what is missing).
+
+    python benchmarks/scan.py [--repeat 3] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import contextlib
+import io
+import lzma
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import warnings
+import zipfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+_CHUNK = 1 << 20
+J1 = "sapper scan -j 1 (all rules)"
+J2 = "sapper scan -j 2 (all rules)"
+SC1 = "sapper scan -j 1 --select SC"
+SC2 = "sapper scan -j 2 --select SC"
+SC1_FULL = "sapper scan -j 1 --select SC --no-early-stop"
+NAIVE = "naive (extract + parse_config_files)"
+FLOOR = "floor (decompress every byte)"
+
+
+def floor(paths: list[Path]) -> None:
+    """Decompress every byte of every archive, and nothing else."""
+    for path in paths:
+        data = path.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            inflate = zlib.decompressobj(wbits=31)
+            for at in range(0, len(data), _CHUNK):
+                inflate.decompress(data[at : at + _CHUNK])
+        elif data[:3] == b"BZh":
+            with bz2.BZ2File(io.BytesIO(data)) as f:
+                while f.read(_CHUNK):
+                    pass
+        elif data[:6] == b"\xfd7zXZ\x00":
+            with lzma.LZMAFile(io.BytesIO(data)) as f:
+                while f.read(_CHUNK):
+                    pass
+        elif zipfile.is_zipfile(io.BytesIO(data)):
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                for info in z.infolist():
+                    with z.open(info) as f:
+                        while f.read(_CHUNK):
+                            pass
+
+
+def naive(paths: list[Path]) -> None:
+    """Extract each sdist to a temporary folder; parse its setup.cfg with setuptools."""
+    from setuptools.dist import Distribution
+
+    for path in paths:
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                if zipfile.is_zipfile(path):
+                    with zipfile.ZipFile(path) as z:
+                        z.extractall(tmp)
+                else:
+                    with tarfile.open(path) as t:
+                        t.extractall(tmp, filter="data")
+            except (tarfile.TarError, OSError, zipfile.BadZipFile, EOFError, zlib.error):
+                continue
+            cfgs = sorted(Path(tmp).glob("*/setup.cfg")) or sorted(Path(tmp).glob("setup.cfg"))
+            if not cfgs:
+                continue
+            with (
+                warnings.catch_warnings(),
+                contextlib.redirect_stderr(io.StringIO()),
+                contextlib.suppress(Exception),  # a broken setup.cfg is a result too
+            ):
+                warnings.simplefilter("ignore")
+                Distribution().parse_config_files(filenames=[str(cfgs[0])])
+
+
+def sapper_scan(
+    list_file: Path, work: Path, jobs: int, *, select: str = "", early_stop: bool = True
+) -> Callable[[list[Path]], None]:
+    """``sapper scan`` as a user runs it: a fresh process, a fresh database, cached files."""
+
+    def run(paths: list[Path]) -> None:
+        db = Path(tempfile.mkdtemp(dir=work)) / "scan.duckdb"
+        argv = [sys.executable, "-m", "sapper", "scan", str(list_file), "--db", str(db)]
+        argv += ["-j", str(jobs), "--progress", "never"]
+        argv += ["--select", select] if select else []
+        argv += [] if early_stop else ["--no-early-stop"]
+        done = subprocess.run(argv, check=True, capture_output=True, text=True)
+        assert f"scanned {len(paths)} sdists" in done.stderr, done.stderr
+
+    return run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N sdists")
+    args = parser.parse_args()
+
+    from corpus import cached_paths
+
+    paths = cached_paths()
+    if args.limit:
+        paths = paths[: args.limit]
+    size = sum(p.stat().st_size for p in paths)
+    print(f"corpus: {len(paths)} sdists, {size / 2**20:.1f} MiB compressed")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        list_file = work / "corpus.txt"
+        list_file.write_text("".join(f"{p}\n" for p in paths))
+        sc = "SC"
+        contenders: dict[str, Callable[[list[Path]], None]] = {
+            J1: sapper_scan(list_file, work, 1),
+            J2: sapper_scan(list_file, work, 2),
+            SC1: sapper_scan(list_file, work, 1, select=sc),
+            SC2: sapper_scan(list_file, work, 2, select=sc),
+            SC1_FULL: sapper_scan(list_file, work, 1, select=sc, early_stop=False),
+            NAIVE: naive,
+            FLOOR: floor,
+        }
+        best: dict[str, float] = {}
+        for _ in range(args.repeat):
+            for name, fn in contenders.items():
+                start = time.perf_counter()
+                fn(paths)
+                elapsed = time.perf_counter() - start
+                best[name] = min(best.get(name, elapsed), elapsed)
+    width = max(map(len, best))
+    for name, seconds in best.items():
+        print(f"{name:<{width}}  {seconds:7.2f} s  {len(paths) / seconds:8.1f} sdists/s")
+    print()
+    for name in (J1, SC1):
+        naive_x, floor_x = best[NAIVE] / best[name], best[FLOOR] / best[name]
+        print(f"{name}: {naive_x:5.1f}x as fast as naive, {floor_x:5.2f}x as fast as the floor")
+    j1_x, sc_x = best[J1] / best[J2], best[SC1] / best[SC2]
+    print(f"-j 2 over -j 1: {j1_x:5.2f}x with all rules, {sc_x:5.2f}x with SC only")
+    print(f"early stop over a full read (SC only, -j 1): {best[SC1_FULL] / best[SC1]:5.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

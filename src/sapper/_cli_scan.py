@@ -1,0 +1,272 @@
+"""The ``sapper scan`` sub-command: parse, call :func:`sapper.scan.scan`, show progress."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ._exceptions import UsageError
+
+if TYPE_CHECKING:
+    from .scan.engine import Progress, ScanSummary
+
+__all__ = ["add_parser"]
+
+_DEFAULT_DB = Path(".sapper/scan.duckdb")
+_DEFAULT_DASK_DB = Path(".sapper/scan-parquet")
+
+
+def _top_list_date() -> str:
+    import json
+    from importlib import resources
+
+    # read only the head of the file: --help must stay fast
+    with resources.files("sapper").joinpath("data/top-pypi-packages.json").open("rb") as f:
+        head = f.read(200).decode("utf-8", "replace")
+    try:
+        return str(json.loads(head.split(',"rows"', 1)[0] + "}")["date"])
+    except (ValueError, KeyError):  # pragma: no cover - the file is ours
+        return "unknown"
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"{text!r} is not a positive whole number"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    date = _top_list_date()
+    parser = sub.add_parser(
+        "scan",
+        help="scan a corpus of sdists into a database",
+        description=(
+            "Run the rules of `sapper check` over many sdists and record, per sdist, its "
+            "findings and verdicts in a DuckDB file (or a directory of Parquet partitions). "
+            "A SOURCE is a directory of sdists, an sdist, a text file listing paths, "
+            "requirements or names (one a line), or a requirement. A scan that is "
+            "interrupted, even killed, continues where it stopped when run again."
+        ),
+        epilog=(
+            f"--top N reads the top-PyPI-packages list shipped with sapper, dated {date} "
+            "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n"
+            "Failed downloads and bad archives are recorded in the database with their error, "
+            "and never stop the scan. Exit codes: 0 done, 2 usage error."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("sources", nargs="*", metavar="SOURCE")
+    parser.add_argument(
+        "--top",
+        metavar="N",
+        type=_positive,
+        help=f"add the N most-downloaded projects on PyPI (list of {date})",
+    )
+    parser.add_argument(
+        "--versions",
+        metavar="WHICH",
+        default="newest",
+        help="releases to take of each requirement: newest (default), all, "
+        "before:YYYY-MM-DD (the newest uploaded before that day) or newest-per-year",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        type=Path,
+        help=f"result store: a .duckdb file (default {_DEFAULT_DB}) or a directory of Parquet "
+        f"partitions (default with --engine dask: {_DEFAULT_DASK_DB})",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        type=_positive,
+        help="worker processes (default: one per CPU)",
+    )
+    parser.add_argument("--engine", choices=("process", "dask"), default="process")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address for --engine dask (tcp://host:8786)",
+    )
+    parser.add_argument(
+        "--connections",
+        metavar="N",
+        type=_positive,
+        default=4,
+        help="concurrent downloads from the index (default 4)",
+    )
+    parser.add_argument(
+        "--index-url",
+        metavar="URL",
+        default=os.environ.get("SAPPER_INDEX_URL"),
+        help="simple-API index (default: $SAPPER_INDEX_URL or https://pypi.org/simple)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        type=Path,
+        help="download cache, shared with `sapper check` (default: $SAPPER_CACHE_DIR or the "
+        "user cache directory)",
+    )
+    parser.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="scan again the sdists an earlier run recorded with an error",
+    )
+    parser.add_argument(
+        "--no-early-stop",
+        action="store_true",
+        help="read every archive to its end, even when the selected rules need only a few "
+        "files (see --select)",
+    )
+    parser.add_argument(
+        "--select",
+        metavar="CODES",
+        type=_codes,
+        default=(),
+        help="only these rule codes or prefixes (comma-separated); with only SC rules, "
+        "reading a tar archive stops once setup.cfg, pyproject.toml and PKG-INFO are read",
+    )
+    parser.add_argument(
+        "--ignore",
+        metavar="CODES",
+        type=_codes,
+        default=(),
+        help="skip these rule codes or prefixes (comma-separated)",
+    )
+    parser.add_argument(
+        "--export",
+        metavar="FILE",
+        type=Path,
+        help="write the results to FILE.parquet or FILE.jsonl (one `check --format json` "
+        "target per line) after the scan, or alone when no SOURCE is given",
+    )
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: when stderr is a terminal)",
+    )
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else _DEFAULT_DB)
+    if not args.sources and args.top is None:
+        if args.export is None:
+            msg = "give something to scan (SOURCE... or --top N), or --export FILE"
+            raise UsageError(msg)
+        return _export(db, args.export)
+    from .check import Options
+    from .scan import ScanOptions, scan
+    from .scan.corpus import parse_versions
+
+    options = ScanOptions(
+        db=db,
+        engine=args.engine,
+        jobs=args.jobs or 0,
+        scheduler=args.scheduler,
+        versions=parse_versions(args.versions),
+        index_url=args.index_url,
+        cache_dir=args.cache_dir,
+        connections=args.connections,
+        retry_failed=args.retry_failed,
+        early_stop=not args.no_early_stop,
+        check=Options(
+            index_url=args.index_url,
+            cache_dir=args.cache_dir,
+            select=args.select,
+            ignore=args.ignore,
+        ),
+    )
+    show = args.progress == "always" or (
+        args.progress == "auto" and sys.stderr.isatty() and not os.environ.get("CI")
+    )
+    bar = _Bar() if show else None
+    try:
+        summary = scan(
+            args.sources,
+            top=args.top,
+            options=options,
+            on_progress=bar.update if bar else None,
+        )
+    finally:
+        if bar is not None:
+            bar.clear()
+    sys.stderr.write(_final_line(summary) + "\n")
+    if args.export is not None:
+        return _export(db, args.export)
+    return 0
+
+
+def _export(db: Path, dest: Path) -> int:
+    from .scan.store import export
+
+    count = export(db, dest)
+    sys.stderr.write(f"exported {count} sdists from {db} to {dest}\n")
+    return 0
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def format_progress(p: Progress, width: int = 24) -> str:
+    """One line: bar, counts, rate, ETA, failures, skipped."""
+    if p.phase == "resolve":
+        return f"resolving {p.done}/{p.total} projects  failed {p.failed}"
+    total = max(p.total - p.skipped, 0)
+    fraction = p.done / total if total else 1.0
+    filled = int(width * min(fraction, 1.0))
+    rate = p.done / p.elapsed if p.elapsed > 0 else 0.0
+    eta = _clock((total - p.done) / rate) if rate > 0 else "?:??:??"
+    line = (
+        f"[{'#' * filled}{'.' * (width - filled)}] {p.done}/{total} {fraction:4.0%} "
+        f"{rate:.1f} sdist/s ETA {eta}  failed {p.failed}"
+    )
+    if p.skipped:
+        line += f"  skipped {p.skipped}"
+    return line
+
+
+class _Bar:
+    def __init__(self) -> None:
+        self.stream = sys.stderr
+        self.shown = False
+
+    def update(self, progress: Progress) -> None:
+        self.stream.write("\r\x1b[K" + format_progress(progress))
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _final_line(s: ScanSummary) -> str:
+    rate = s.scanned / s.seconds if s.seconds > 0 else 0.0
+    line = (
+        f"scanned {s.scanned} sdists in {s.seconds:.1f} s ({rate:.1f}/s): {s.fails} fail, "
+        f"{s.builds} build, {s.unknown} unknown (other backend), {s.failed} errors"
+    )
+    if s.skipped:
+        line += f"; {s.skipped} already done, skipped"
+    if s.top_list_date:
+        line += f"; top list of {s.top_list_date}"
+    return f"{line}; results in {s.db}"

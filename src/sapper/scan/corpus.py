@@ -1,0 +1,355 @@
+"""What ``sapper scan`` reads: sdist files, list files, requirements, the top-PyPI list.
+
+:func:`expand` turns the command line's sources into :class:`Item` s (a local archive or a
+requirement), :func:`resolve` turns a requirement into the :class:`Job` s of the releases a
+:class:`VersionPolicy` selects, through the index's simple API (one project page per
+project), and :func:`top_list` is the copy of the top-PyPI-packages list sapper ships.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from .._exceptions import FetchError, UsageError
+from ..sources import is_sdist_filename
+
+if TYPE_CHECKING:
+    from packaging.version import Version
+
+    from ..pypi import Index, ProjectListing, SdistFile
+
+__all__ = [
+    "Item",
+    "Job",
+    "TopList",
+    "VersionPolicy",
+    "expand",
+    "parse_versions",
+    "resolve",
+    "top_list",
+]
+
+
+# --------------------------------------------------------------------------- the top list
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TopList:
+    """The most-downloaded projects on PyPI over 30 days, as shipped with sapper."""
+
+    #: The day the list was made (``YYYY-MM-DD``).
+    date: str
+    source: str
+    #: (project, downloads), most downloaded first.
+    rows: tuple[tuple[str, int], ...]
+
+    def top(self, n: int) -> list[tuple[str, int]]:
+        if n < 1:
+            msg = f"--top {n}: give a positive number of projects"
+            raise UsageError(msg)
+        return list(self.rows[:n])
+
+    def downloads(self, project: str | None) -> int | None:
+        """The 30-day download count of ``project``, or None when it is not on the list."""
+        if not project:
+            return None
+        return _counts(self).get(_canonical(project))
+
+
+@functools.lru_cache(maxsize=4)
+def _counts(top: TopList) -> dict[str, int]:
+    return {_canonical(name): count for name, count in top.rows}
+
+
+@functools.cache
+def top_list() -> TopList:
+    """The list shipped in ``sapper/data/top-pypi-packages.json``."""
+    raw = json.loads(resources.files("sapper").joinpath("data/top-pypi-packages.json").read_bytes())
+    return TopList(
+        date=str(raw["date"]),
+        source=str(raw["source"]),
+        rows=tuple((str(name), int(count)) for name, count in raw["rows"]),
+    )
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+# --------------------------------------------------------------------------- versions
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VersionPolicy:
+    """Which releases of a project to take: ``newest``, ``all``, ``before`` a day, or the
+    ``newest-per-year``."""
+
+    kind: Literal["newest", "all", "before", "newest-per-year"]
+    before: _dt.date | None = None
+
+    def __str__(self) -> str:
+        return f"before:{self.before}" if self.kind == "before" else self.kind
+
+
+def parse_versions(text: str) -> VersionPolicy:
+    """Parse ``newest``, ``all``, ``before:YYYY-MM-DD`` or ``newest-per-year``."""
+    text = text.strip()
+    if text in ("newest", "all", "newest-per-year"):
+        return VersionPolicy(kind=text)  # type: ignore[arg-type]
+    if text.startswith("before:"):
+        try:
+            day = _dt.date.fromisoformat(text.partition(":")[2])
+        except ValueError:
+            pass
+        else:
+            return VersionPolicy(kind="before", before=day)
+    msg = f"--versions {text!r}: use newest, all, before:YYYY-MM-DD or newest-per-year"
+    raise UsageError(msg)
+
+
+# --------------------------------------------------------------------------- items and jobs
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Item:
+    """One entry of the corpus before resolution: a local archive or a requirement."""
+
+    kind: Literal["path", "requirement"]
+    #: The absolute path, or the requirement as written.
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Job:
+    """One sdist to analyse: a local file, or a file on the index."""
+
+    #: What the user asked for: the path, or the requirement.
+    target: str
+    path: str | None = None
+    url: str | None = None
+    project: str | None = None
+    version: str | None = None
+    filename: str | None = None
+    #: Known up front for index files; computed from the file for local ones.
+    sha256: str | None = None
+    upload_time: str | None = None
+    size: int | None = None
+    has_wheel: bool | None = None
+    has_pure_wheel: bool | None = None
+
+    @property
+    def fallback_key(self) -> str:
+        """The store key when the archive could not be read or downloaded."""
+        if self.sha256:
+            return self.sha256
+        return f"path:{self.path}" if self.path else f"req:{self.target}"
+
+
+def expand(sources: Sequence[str], *, top: int | None = None) -> Iterator[Item]:
+    """The items the command line names, in order, without duplicates.
+
+    A source is a directory (every sdist in it, recursively, sorted), an sdist file, a text
+    file listing paths, requirements or names (one a line, ``#`` comments; relative paths
+    are relative to the list file), or a requirement. ``top`` adds the ``top`` most
+    downloaded projects of :func:`top_list`.
+
+    :raises UsageError: for a source that is none of these.
+    """
+    from ..pypi import looks_like_requirement
+
+    seen: set[tuple[str, str]] = set()
+
+    def once(item: Item) -> Iterator[Item]:
+        ident = (item.kind, item.text)
+        if ident not in seen:
+            seen.add(ident)
+            yield item
+
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            for found in _sdists_in(path):
+                yield from once(Item(kind="path", text=found))
+        elif path.is_file():
+            if is_sdist_filename(path.name):
+                yield from once(Item(kind="path", text=_absolute(path)))
+            else:
+                for item in _read_list(path):
+                    yield from once(item)
+        elif looks_like_requirement(source):
+            yield from once(Item(kind="requirement", text=source.strip()))
+        else:
+            msg = (
+                f"{source}: not a directory of sdists, an sdist, a list file or a requirement "
+                "such as 'name' or 'name==1.0'"
+            )
+            raise UsageError(msg)
+    if top is not None:
+        for name, _ in top_list().top(top):
+            yield from once(Item(kind="requirement", text=name))
+
+
+def _absolute(path: Path) -> str:
+    """The absolute path, symbolic links kept (the store key of a file that fails)."""
+    return os.path.abspath(path)  # noqa: PTH100
+
+
+def _sdists_in(directory: Path) -> list[str]:
+    found: list[str] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(_absolute(Path(root) / f) for f in files if is_sdist_filename(f))
+    return sorted(found)
+
+
+def _read_list(path: Path) -> Iterator[Item]:
+    from ..pypi import looks_like_requirement
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        msg = f"{path}: cannot read the list file ({exc}); give a UTF-8 text file"
+        raise UsageError(msg) from exc
+    base = path.parent
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if not line or line.startswith("-"):  # comments, blank lines, pip options
+            continue
+        candidate = Path(line) if Path(line).is_absolute() else base / line
+        if candidate.is_file() and is_sdist_filename(candidate.name):
+            yield Item(kind="path", text=_absolute(candidate))
+        elif candidate.is_dir():
+            for found in _sdists_in(candidate):
+                yield Item(kind="path", text=found)
+        elif looks_like_requirement(line):
+            yield Item(kind="requirement", text=line)
+        else:
+            msg = (
+                f"{path}:{number}: {line!r} is neither an sdist that exists nor a requirement; "
+                "fix or remove the line"
+            )
+            raise UsageError(msg)
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
+    """The jobs of the releases of ``requirement`` that ``policy`` selects.
+
+    The project page is read once; one sdist per release (the one pip would take). Yanked
+    files count only for an exact pin; pre-releases only when the specifier names one or
+    the project has nothing else.
+
+    :raises FetchError: when the project is unknown, the index cannot be read, or nothing
+        matches.
+    """
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.version import InvalidVersion, Version
+
+    from ..pypi import preferred_sdist
+
+    try:
+        req = Requirement(requirement)
+    except InvalidRequirement as exc:
+        msg = f"{requirement!r} is not a valid requirement ({exc}); write NAME or NAME==VERSION"
+        raise FetchError(msg) from None
+    if req.url:
+        msg = f"{requirement}: sapper does not fetch URL requirements; pass the file instead"
+        raise FetchError(msg)
+    listing = index.listing(req.name)
+    specs = list(req.specifier)
+    pinned = len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version
+    by_version: dict[Version, list[SdistFile]] = {}
+    for file in listing.sdists:
+        if file.yanked and not pinned:
+            continue
+        try:
+            version = Version(file.version)
+        except InvalidVersion:
+            continue  # legacy versions only through an exact pin, as `check` does
+        by_version.setdefault(version, []).append(file)
+    matching = list(req.specifier.filter(by_version))
+    if not matching and pinned:
+        # a legacy version pinned with ===, or anything resolve() explains better
+        return [_job(requirement, index.resolve(requirement), listing)]
+    chosen = _select(matching, by_version, policy)
+    if not chosen:
+        if policy.kind == "newest":
+            index.resolve(requirement)  # raises a FetchError that says why
+        msg = (
+            f"{requirement}: no release with an sdist matches --versions {policy} "
+            f"on {index.index_url}"
+        )
+        raise FetchError(msg)
+    return [_job(requirement, preferred_sdist(by_version[v]), listing) for v in chosen]
+
+
+def _select(
+    versions: list[Version], files: dict[Version, list[SdistFile]], policy: VersionPolicy
+) -> list[Version]:
+    finals = [v for v in versions if not v.is_prerelease]
+    pool = sorted(finals or versions)
+    if policy.kind == "all":
+        return pool
+    if policy.kind == "newest":
+        return pool[-1:]
+    uploaded = {v: _upload_day(files[v]) for v in pool}
+    if policy.kind == "before":
+        assert policy.before is not None
+        before = [v for v in pool if (d := uploaded[v]) is not None and d < policy.before]
+        return before[-1:]
+    per_year: dict[int, Version] = {}
+    for version in pool:  # ascending: the last one seen per year is the newest
+        day = uploaded[version]
+        if day is not None:
+            per_year[day.year] = version
+    return [per_year[y] for y in sorted(per_year)]
+
+
+def _upload_day(files: Iterable[SdistFile]) -> _dt.date | None:
+    days = [d for d in (parse_time(f.upload_time) for f in files) if d is not None]
+    return min(days).date() if days else None
+
+
+def parse_time(text: str | None) -> _dt.datetime | None:
+    """An ISO 8601 upload time as a naive UTC datetime, or None."""
+    if not text:
+        return None
+    try:
+        when = _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is not None:
+        when = when.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    return when
+
+
+def _job(requirement: str, file: SdistFile, listing: ProjectListing) -> Job:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        normal = str(Version(file.version))
+    except InvalidVersion:
+        normal = file.version
+    return Job(
+        target=requirement,
+        url=file.url,
+        project=file.name,
+        version=file.version,
+        filename=file.filename,
+        sha256=file.sha256 or None,
+        upload_time=file.upload_time,
+        size=file.size,
+        has_wheel=normal in listing.wheel_versions,
+        has_pure_wheel=normal in listing.pure_wheel_versions,
+    )

@@ -1,0 +1,542 @@
+"""Run a scan: resolve the corpus, fetch and analyse every sdist, write the rows in batches.
+
+Two engines share everything but the loop that hands work out:
+
+* ``process`` (default): downloads run in a thread pool of ``connections`` threads (the
+  connection limit), analysis in a pool of ``jobs`` processes (in the calling process when
+  ``jobs`` is 1); this process is the store's only writer.
+* ``dask``: batches of jobs go to a Dask cluster, whose workers download and analyse; the
+  rows come back and are written here, one Parquet partition (or one transaction) per batch.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from .._exceptions import TargetError, UsageError
+from ..check import Options
+from ..model import ErrorRecord
+from .analyse import AnalyseOptions, analyse, failed_row, fetch_and_analyse, read_local
+from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
+from .store import Row, Store, open_store, utcnow
+
+if TYPE_CHECKING:
+    from ..pypi import Index
+
+__all__ = ["Progress", "ScanOptions", "ScanSummary", "scan"]
+
+Engine = Literal["process", "dask"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScanOptions:
+    """How to run a scan."""
+
+    #: The store: a ``.duckdb`` file, or a directory of Parquet partitions.
+    db: Path = Path(".sapper/scan.duckdb")
+    engine: Engine = "process"
+    #: Worker processes of the process engine (0: one per CPU).
+    jobs: int = 0
+    #: Address of the Dask scheduler (``tcp://host:8786``).
+    scheduler: str | None = None
+    versions: VersionPolicy = field(default_factory=lambda: VersionPolicy(kind="newest"))
+    index_url: str | None = None
+    #: The download cache (shared with ``sapper check``); None: the default cache directory.
+    cache_dir: Path | None = None
+    #: Concurrent connections to the index.
+    connections: int = 4
+    #: Rows per transaction, and the longest time rows wait before being written.
+    batch_size: int = 50
+    batch_seconds: float = 2.0
+    #: Scan again the sdists recorded with an error in an earlier run.
+    retry_failed: bool = False
+    #: Stop reading a tar archive once the files the rules read have been read.
+    early_stop: bool = True
+    #: Options of the analysis (``sapper check``'s).
+    check: Options = field(default_factory=Options)
+    #: Jobs per Dask task.
+    dask_batch: int = 16
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Progress:
+    """Where a scan is: ``resolve`` (reading project pages) or ``scan``."""
+
+    phase: Literal["resolve", "scan"]
+    done: int
+    total: int
+    failed: int
+    skipped: int
+    elapsed: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScanSummary:
+    db: Path
+    #: sdists in the corpus, after resolution.
+    total: int
+    #: Already in the store from an earlier run.
+    skipped: int
+    #: Analysed (or failed) in this run.
+    scanned: int
+    #: Of ``scanned``, those recorded with an error and no verdict.
+    failed: int
+    fails: int
+    builds: int
+    unknown: int
+    seconds: float
+    top_list_date: str | None = None
+
+
+class _Counter:
+    """Counts what was written, and reports progress at most every 0.1 s."""
+
+    def __init__(self, phase: Literal["resolve", "scan"], total: int, report: _Report) -> None:
+        self.phase: Literal["resolve", "scan"] = phase
+        self.total = total
+        self.done = 0
+        self.failed = 0
+        self.skipped = 0
+        self.outcomes: dict[str, int] = {"fails": 0, "builds": 0, "unknown": 0}
+        self.start = time.monotonic()
+        self._report = report
+        self._last = 0.0
+
+    def count(self, row: Row) -> None:
+        self.done += 1
+        outcome = row.sdist.get("outcome")
+        if outcome is None:
+            self.failed += 1
+        else:
+            self.outcomes[str(outcome)] = self.outcomes.get(str(outcome), 0) + 1
+
+    def tick(self, *, force: bool = False) -> None:
+        if self._report is None:
+            return
+        now = time.monotonic()
+        if force or now - self._last >= 0.1:
+            self._last = now
+            self._report(
+                Progress(
+                    phase=self.phase,
+                    done=self.done,
+                    total=self.total,
+                    failed=self.failed,
+                    skipped=self.skipped,
+                    elapsed=now - self.start,
+                )
+            )
+
+
+_Report = Callable[[Progress], None] | None
+
+
+class _Batcher:
+    """Collects rows and writes them in batches: every ``size`` rows or ``seconds``."""
+
+    def __init__(self, store: Store, size: int, seconds: float, counter: _Counter) -> None:
+        self.store = store
+        self.size = max(1, size)
+        self.seconds = seconds
+        self.rows: list[Row] = []
+        self.keys: set[str] = set()
+        self.counter = counter
+        self.since = time.monotonic()
+
+    def add(self, row: Row) -> None:
+        if row.key in self.keys:  # the same archive twice in one batch
+            return
+        self.keys.add(row.key)
+        self.rows.append(row)
+        self.counter.count(row)
+        if len(self.rows) >= self.size:
+            self.flush()
+
+    def maybe_flush(self) -> None:
+        if self.rows and time.monotonic() - self.since >= self.seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.rows:
+            self.store.write(self.rows)
+        self.rows = []
+        self.keys = set()
+        self.since = time.monotonic()
+
+
+def scan(
+    sources: Sequence[str],
+    *,
+    top: int | None = None,
+    options: ScanOptions | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    client: Any = None,
+) -> ScanSummary:
+    """Scan the sdists ``sources`` and ``top`` name (see :func:`~sapper.scan.corpus.expand`).
+
+    Sdists already in the store are skipped; each one analysed is written to it. A failed
+    download or a bad archive is recorded as a row with an error. ``client`` is a
+    ``distributed.Client`` for the Dask engine (by default one connects to
+    ``options.scheduler``).
+
+    :raises UsageError: for bad sources or options, or a store that cannot be opened.
+    """
+    from .._version import __version__
+    from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
+    from ..versions import catalogue
+
+    options = options or ScanOptions()
+    if options.engine == "dask" and client is None and not options.scheduler:
+        msg = "--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.1:8786)"
+        raise UsageError(msg)
+    items = list(expand(sources, top=top))
+    if not items:
+        msg = "nothing to scan: give sdists, directories, list files, requirements or --top N"
+        raise UsageError(msg)
+    start = time.monotonic()
+    index = Index(
+        options.index_url or DEFAULT_INDEX_URL,
+        cache_dir=options.cache_dir or default_cache_dir(),
+    )
+    with open_store(options.db) as store:
+        now = utcnow()
+        meta = store.meta()
+        store.set_meta(
+            {
+                "schema_version": "1",
+                "sapper_version": __version__,
+                "newest_setuptools": catalogue().newest,
+                "top_list_date": top_list().date if top else meta.get("top_list_date"),
+                "created_at": meta.get("created_at") or now,
+                "last_run_at": now,
+                "engine": options.engine,
+            }
+        )
+        done = store.done_keys()
+        if options.retry_failed:
+            done -= store.failed_keys()
+        counter = _Counter("resolve", len(items), on_progress)
+        batcher = _Batcher(store, options.batch_size, options.batch_seconds, counter)
+        jobs = _resolve_all(
+            items, index=index, options=options, done=done, batcher=batcher, counter=counter
+        )
+        batcher.flush()
+        counter.phase = "scan"
+        counter.total = counter.done + len(jobs) + counter.skipped
+        counter.tick(force=True)
+        analyse_options = AnalyseOptions(
+            check=options.check,
+            early_stop=options.early_stop,
+            index_url=options.index_url,
+            cache_dir=options.cache_dir if options.engine == "dask" else index.cache_dir,
+        )
+        try:
+            if options.engine == "dask":
+                _run_dask(
+                    jobs,
+                    done=done,
+                    analyse_options=analyse_options,
+                    options=options,
+                    batcher=batcher,
+                    counter=counter,
+                    client=client,
+                )
+            else:
+                _run_local(
+                    jobs,
+                    done=done,
+                    index=index,
+                    analyse_options=analyse_options,
+                    options=options,
+                    batcher=batcher,
+                    counter=counter,
+                )
+        finally:
+            batcher.flush()
+            counter.tick(force=True)
+    return ScanSummary(
+        db=options.db,
+        total=counter.total,
+        skipped=counter.skipped,
+        scanned=counter.done,
+        failed=counter.failed,
+        fails=counter.outcomes.get("fails", 0),
+        builds=counter.outcomes.get("builds", 0),
+        unknown=counter.outcomes.get("unknown", 0),
+        seconds=time.monotonic() - start,
+        top_list_date=top_list().date if top else None,
+    )
+
+
+def _resolve_all(
+    items: list[Item],
+    *,
+    index: Index,
+    options: ScanOptions,
+    done: set[str],
+    batcher: _Batcher,
+    counter: _Counter,
+) -> list[Job]:
+    """Jobs of every item, in order; failed resolutions become rows right away."""
+    results: list[list[Job]] = [[] for _ in items]
+    pending: dict[cf.Future[list[Job]], int] = {}
+    with cf.ThreadPoolExecutor(max(1, options.connections)) as pool:
+        for position, item in enumerate(items):
+            if item.kind == "path":
+                results[position] = [Job(target=item.text, path=item.text)]
+            elif f"req:{item.text}" in done:
+                counter.skipped += 1
+            else:
+                future = pool.submit(resolve, index, item.text, options.versions)
+                pending[future] = position
+        for future in cf.as_completed(pending):
+            position = pending[future]
+            try:
+                results[position] = future.result()
+            except TargetError as exc:
+                job = Job(target=items[position].text)
+                batcher.add(failed_row(job, ErrorRecord(type=exc.kind, message=str(exc))))
+            counter.tick()
+            batcher.maybe_flush()
+    jobs: list[Job] = []
+    keys: set[str] = set()
+    for group in results:
+        for job in group:
+            key = job.sha256 or f"path:{job.path}"
+            if key not in keys:
+                keys.add(key)
+                jobs.append(job)
+    return jobs
+
+
+class _Inline:
+    """An executor that runs each task when it is submitted (``-j 1``)."""
+
+    def submit(self, fn: Callable[..., Row], /, *args: Any) -> cf.Future[Row]:
+        future: cf.Future[Row] = cf.Future()
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:  # pragma: no cover - analyse() does not raise
+            future.set_exception(exc)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pass
+
+
+def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes] | Row | None:
+    """Runs in a download thread: the archive of ``job``, its failure row, or None if done."""
+    start = time.perf_counter()
+    try:
+        if job.path is not None:
+            job, data = read_local(job)
+            return None if job.sha256 in done else (job, data)
+        from ..pypi import SdistFile
+
+        assert job.url is not None and job.filename is not None
+        file = SdistFile(
+            name=job.project or "",
+            version=job.version or "",
+            filename=job.filename,
+            url=job.url,
+            sha256=job.sha256 or "",
+            upload_time=job.upload_time,
+            size=job.size,
+            yanked=False,
+        )
+        return job, index.download(file).data
+    except TargetError as exc:
+        error = ErrorRecord(type=exc.kind, message=str(exc))
+    except OSError as exc:
+        error = ErrorRecord(
+            type="target",
+            message=f"{job.path}: cannot read the file ({exc.strerror or exc}); "
+            "check its path and permissions",
+        )
+    return failed_row(job, error, seconds=time.perf_counter() - start)
+
+
+def _run_local(
+    jobs: list[Job],
+    *,
+    done: set[str],
+    index: Index,
+    analyse_options: AnalyseOptions,
+    options: ScanOptions,
+    batcher: _Batcher,
+    counter: _Counter,
+) -> None:
+    workers = options.jobs or os.cpu_count() or 1
+    queue = deque(jobs)
+    ready: deque[tuple[Job, bytes]] = deque()
+    fetching: set[cf.Future[tuple[Job, bytes] | Row | None]] = set()
+    # sdists in flight when a worker died: each is tried again alone, to find the culprit
+    suspects: deque[tuple[Job, bytes]] = deque()
+    # future -> (job, archive, attempt, the pool it runs in)
+    analysing: dict[cf.Future[Row], tuple[Job, bytes, int, object]] = {}
+    io_limit = max(1, options.connections) * 2
+    cpu_limit = workers * 2
+    pool: cf.ProcessPoolExecutor | _Inline
+    pool = _Inline() if workers == 1 else _process_pool(workers)
+    io_pool = cf.ThreadPoolExecutor(max(1, options.connections))
+
+    def renew(broken: object) -> None:
+        """Replace the pool once a worker died (which breaks the whole pool)."""
+        nonlocal pool
+        if broken is pool and isinstance(pool, cf.ProcessPoolExecutor):
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = _process_pool(workers)
+
+    def submit(job: Job, data: bytes, attempt: int) -> None:
+        for _ in range(2):
+            current = pool
+            try:
+                future = current.submit(analyse, job, data, analyse_options)
+            except cf.process.BrokenProcessPool:
+                renew(current)
+                continue
+            analysing[future] = (job, data, attempt, current)
+            return
+        message = f"{job.filename or job.target}: no worker process could be started for it"
+        batcher.add(failed_row(job, ErrorRecord(type="crash", message=message)))
+
+    try:
+        while queue or ready or fetching or analysing or suspects:
+            while queue and len(fetching) < io_limit and len(ready) < cpu_limit:
+                job = queue.popleft()
+                if job.sha256 and job.sha256 in done:
+                    counter.skipped += 1
+                    continue
+                fetching.add(io_pool.submit(_fetch, job, index, done))
+            if suspects:
+                if not analysing:
+                    submit(*suspects.popleft(), 1)
+            else:
+                while ready and len(analysing) < cpu_limit:
+                    submit(*ready.popleft(), 0)
+            waiting: set[cf.Future[Any]] = set(fetching) | set(analysing)
+            if not waiting:
+                continue
+            finished, _ = cf.wait(
+                waiting, timeout=options.batch_seconds, return_when=cf.FIRST_COMPLETED
+            )
+            for future in finished:
+                if future in fetching:
+                    fetching.discard(future)
+                    got = future.result()
+                    if got is None:
+                        counter.skipped += 1
+                    elif isinstance(got, Row):
+                        batcher.add(got)
+                    else:
+                        ready.append(got)
+                    continue
+                job, data, attempt, owner = analysing.pop(future)
+                try:
+                    batcher.add(future.result())
+                except (cf.process.BrokenProcessPool, cf.CancelledError):
+                    # a worker died (out of memory, a crash), which breaks the whole pool:
+                    # start a new one (once), and try each sdist that was in flight again
+                    renew(owner)
+                    if attempt == 0:
+                        suspects.append((job, data))
+                    else:
+                        message = (
+                            f"{job.filename or job.target}: the worker process analysing it "
+                            "died (out of memory or a crash), twice; it was tried alone the "
+                            "second time"
+                        )
+                        batcher.add(failed_row(job, ErrorRecord(type="crash", message=message)))
+            batcher.maybe_flush()
+            counter.tick()
+    finally:
+        io_pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
+    import multiprocessing
+
+    # not fork: the download threads may hold locks; the fork server imports the analysis
+    # modules once, and each worker forks from it with them loaded
+    context: multiprocessing.context.BaseContext
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        server = multiprocessing.get_context("forkserver")
+        server.set_forkserver_preload(["sapper.scan.analyse", "sapper.rules"])
+        context = server
+    else:  # pragma: no cover - Windows
+        context = multiprocessing.get_context("spawn")
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
+def _batches(jobs: Iterable[Job], size: int) -> Iterator[list[Job]]:
+    batch: list[Job] = []
+    for job in jobs:
+        batch.append(job)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _dask_task(jobs: list[Job], options: AnalyseOptions) -> list[Row]:
+    """One Dask task: fetch and analyse a batch of jobs on a worker."""
+    return [fetch_and_analyse(job, options) for job in jobs]
+
+
+def _run_dask(
+    jobs: list[Job],
+    *,
+    done: set[str],
+    analyse_options: AnalyseOptions,
+    options: ScanOptions,
+    batcher: _Batcher,
+    counter: _Counter,
+    client: Any,
+) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:
+        msg = "--engine dask needs Dask: pip install 'sapper[dask]'"
+        raise UsageError(msg) from exc
+    todo: list[Job] = []
+    for job in jobs:
+        hashed = job
+        if job.path is not None:  # hashed here, so that done files are not sent
+            with contextlib.suppress(OSError):
+                hashed, _ = read_local(job)
+        if hashed.sha256 and hashed.sha256 in done:
+            counter.skipped += 1
+        else:
+            todo.append(hashed)
+    own = client is None
+    if own:
+        try:
+            client = Client(options.scheduler, timeout="30s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as exc:
+            msg = f"--scheduler {options.scheduler}: cannot reach the Dask scheduler ({exc})"
+            raise UsageError(msg) from exc
+    try:
+        futures = [
+            client.submit(_dask_task, batch, analyse_options, pure=False)
+            for batch in _batches(todo, max(1, options.dask_batch))
+        ]
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            rows: list[Row] = future.result()
+            for row in rows:
+                batcher.add(row)
+            batcher.flush()  # one partition (or transaction) per task
+            counter.tick()
+            future.release()
+    finally:
+        if own:
+            client.close()
