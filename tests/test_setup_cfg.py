@@ -249,7 +249,17 @@ def test_status_depends_on_evaluated_version(version: str, status: str) -> None:
             "[bdist_wheel]\nuniversal = true\n", [("SC009", 2, (), (">=75.1.0",))], id="true"
         ),
         pytest.param("[bdist_wheel]\nuniversal = 0\n", [], id="universal-off"),
-        pytest.param("[wheel]\nuniversal = 1\n", [], id="old-wheel-section-ignored"),
+        pytest.param(
+            "[wheel]\nuniversal = 1\n",
+            [("SC009", 2, (), (">=75.1.0",))],
+            id="old-wheel-section-still-read",
+        ),
+        pytest.param("[wheel]\nuniversal = on\n", [], id="wheel-section-only-1-true-yes"),
+        pytest.param(
+            "[bdist_wheel]\nuniversal = on\n",
+            [("SC009", 2, (), (">=75.1.0",))],
+            id="strtobool-on",
+        ),
         pytest.param(
             "[options]\ninstall_requires = six; python_version<'3.8'\n",
             [("SC010", 2, (">=0",), (">=0",))],

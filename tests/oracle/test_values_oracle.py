@@ -162,6 +162,12 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         True,
     ),
     (
+        "SC009-wheel-section",
+        {**_cfg(""), "setup.cfg": _cfg("")["setup.cfg"] + "\n[wheel]\nuniversal = 1\n"},
+        ("75.0.0", "75.1.0", "84.2.1"),
+        True,
+    ),
+    (
         "SC010-one-line-marker",
         _cfg("install_requires = six; python_version<'3.8'\n"),
         ("54.1.2", "84.2.1"),

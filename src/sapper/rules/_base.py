@@ -84,9 +84,10 @@ def register(rule: Rule) -> Rule:
 
 
 def _load() -> None:
-    if not _REGISTRY:
-        for family in FAMILIES:
-            importlib.import_module(f"sapper.rules.{family}")
+    # Import every family (a no-op once imported): importing one family module directly
+    # must not leave the registry without the others.
+    for family in FAMILIES:
+        importlib.import_module(f"sapper.rules.{family}")
 
 
 def all_rules() -> tuple[Rule, ...]:

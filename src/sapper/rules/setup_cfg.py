@@ -838,6 +838,7 @@ def _check_license_file(ctx: Context) -> Iterable[Finding]:
 
 
 _TRUE = frozenset({"1", "true", "yes"})
+_STRTOBOOL_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
 
 
 def _check_universal(ctx: Context) -> Iterable[Finding]:
@@ -845,9 +846,12 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
     overdue = ctx.today > _date(due)
     findings = []
     for item in _cfg_values(ctx):
-        if item.section != "bdist_wheel" or item.key.lower() != "universal":
+        if item.section not in {"bdist_wheel", "wheel"} or item.key.lower() != "universal":
             continue
-        if item.value.strip().lower() not in _TRUE:
+        # [bdist_wheel] options go through strtobool; bdist_wheel reads the old [wheel]
+        # section itself and accepts only 1/true/yes there.
+        truthy = _STRTOBOOL_TRUE if item.section == "bdist_wheel" else _TRUE
+        if item.value.strip().lower() not in truthy:
             continue
         warning = _versions(ctx, "75.1.0")
         enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
@@ -857,7 +861,8 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
                 code="SC009",
                 slug=_VALUE_SLUGS["SC009"],
                 message=(
-                    "[bdist_wheel] universal = 1 is deprecated since setuptools 75.1.0 "
+                    f"[{item.section}] universal = {item.value.strip()} is deprecated since "
+                    "setuptools 75.1.0 "
                     f"(`bdist_wheel.universal is deprecated`, due {due}"
                     + (
                         f"; overdue: fails in setuptools {' | '.join(enforced)} with "
@@ -1017,6 +1022,8 @@ def _value_rule(  # noqa: PLR0917
     example: str,
     refs: tuple[Reference, ...],
     check: Callable[[Context], Iterable[Finding]],
+    *,
+    fixable: bool = False,
 ) -> Rule:
     return register(
         Rule(
@@ -1028,6 +1035,7 @@ def _value_rule(  # noqa: PLR0917
             references=refs,
             example=((PATH, example),),
             check=check,
+            fixable=fixable,
         )
     )
 
@@ -1069,6 +1077,7 @@ license_files = LICENSE
         ),
     ),
     _check_license_file,
+    fixable=True,
 )
 
 _value_rule(
@@ -1076,7 +1085,8 @@ _value_rule(
     "`[bdist_wheel] universal = 1`, deprecated and overdue",
     """
 ## What it does
-Finds `universal = 1` (or `true`, `yes`) in the `[bdist_wheel]` section of setup.cfg.
+Finds `universal = 1` (or `true`, `yes`, ...) in the `[bdist_wheel]` section of setup.cfg,
+or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads.
 
 ## Why is this bad?
 Universal (`py2.py3`) wheels are meaningless since Python 2's end of life. setuptools
@@ -1105,6 +1115,7 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
         ),
     ),
     _check_universal,
+    fixable=True,
 )
 
 _value_rule(
