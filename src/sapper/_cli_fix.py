@@ -1,0 +1,176 @@
+"""``sapper fix``: apply the fixes of ``sapper check``'s rules."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parser"]
+
+EXIT_OK = 0
+EXIT_REWRITTEN = 1
+EXIT_USAGE = 2
+EXIT_TARGET_ERROR = 3
+
+_EPILOG = """\
+what is fixed:
+  SC001, SC002  setup.cfg keys with dashes or capitals, renamed to what setuptools reads
+                (description-file -> long_description = file: ..., home-page -> url, ...);
+                edited line by line: comments, order and indentation stay
+  SC008         license = file: X in setup.cfg -> license_files = X
+  SC009         [bdist_wheel] universal = 1 removed
+  SP001         setup.py: the setuptools.command.test import and its cmdclass entry;
+                pkg_resources get_distribution(x).version, parse_version, resource_filename
+  SP002         setup.py: use_2to3= in setup()
+  An edit that changes the built package's requirements, or deletes or rewrites code with
+  another behaviour, is unsafe and needs --unsafe-fixes; a conflict or a key with no
+  equivalent is reported and left alone.
+
+exit codes:
+  0  nothing was (or would be) rewritten
+  1  files were rewritten (with --diff: would be rewritten)
+  2  usage error
+  3  a target could not be read
+"""
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "fix",
+        help="fix what `sapper check` finds in source trees and sdists",
+        description=(
+            "Fix each TARGET: a source tree (changed in place), an sdist archive or a "
+            "requirement resolved on the package index (a repaired copy is written with -o "
+            "DIR, with the same members, modes and mtimes, and PKG-INFO untouched)."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("targets", nargs="+", metavar="TARGET")
+    parser.add_argument(
+        "--diff", action="store_true", help="print a unified diff and write nothing"
+    )
+    parser.add_argument(
+        "-o",
+        "--output-dir",
+        metavar="DIR",
+        type=Path,
+        help="write repaired copies of sdist targets into DIR (same file name)",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also make the edits that change requirements or code (marked unsafe)",
+    )
+    parser.add_argument(
+        "--select",
+        metavar="CODES",
+        type=_codes,
+        default=(),
+        help="only fix these rule codes or prefixes (comma-separated)",
+    )
+    parser.add_argument(
+        "--ignore",
+        metavar="CODES",
+        type=_codes,
+        default=(),
+        help="do not fix these rule codes or prefixes (comma-separated)",
+    )
+    parser.add_argument(
+        "--index-url",
+        metavar="URL",
+        default=os.environ.get("SAPPER_INDEX_URL"),
+        help="simple-API index for requirement targets (default: $SAPPER_INDEX_URL or "
+        "https://pypi.org/simple)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        type=Path,
+        help="download cache (default: $SAPPER_CACHE_DIR or the user cache directory)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.set_defaults(handler=_run)
+
+
+_LABELS = {"applied": "fixed", "unsafe": "unsafe (needs --unsafe-fixes)", "skipped": "not fixed"}
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ._exceptions import TargetError, UsageError
+    from .check import classify_target
+    from .fix import fix_files, load_target, write_result
+
+    # Refuse bad option combinations before doing any work.
+    kinds = {target: classify_target(target) for target in args.targets}
+    if not args.diff:
+        for target, kind in kinds.items():
+            if kind != "directory" and args.output_dir is None:
+                msg = (
+                    f"{target}: an sdist is never changed in place; pass -o DIR to write a "
+                    "repaired copy, or --diff to see the changes"
+                )
+                raise UsageError(msg)
+    if args.output_dir is not None and all(k == "directory" for k in kinds.values()):
+        msg = "-o is for sdist and requirement targets; a directory is fixed in place"
+        raise UsageError(msg)
+
+    out = sys.stdout
+    notes = sys.stderr if args.diff else sys.stdout
+    rewritten = 0
+    failed = False
+    counts = {"applied": 0, "unsafe": 0, "skipped": 0}
+    for target in args.targets:
+        try:
+            loaded = load_target(
+                target, index_url=args.index_url, cache_dir=args.cache_dir, no_cache=args.no_cache
+            )
+        except TargetError as exc:
+            sys.stderr.write(f"sapper: error: {exc}\n")
+            failed = True
+            continue
+        result = fix_files(
+            loaded.files,
+            select=args.select,
+            ignore=args.ignore,
+            unsafe_fixes=args.unsafe_fixes,
+        )
+        for edit in result.edits:
+            counts[edit.status] += 1
+            where = f"{edit.path}:{edit.line}" if edit.line else edit.path
+            notes.write(f"{target}: {where}: {edit.code} {_LABELS[edit.status]}: {edit.message}\n")
+        if not result.changed:
+            continue
+        rewritten += 1
+        if args.diff:
+            prefix = "" if loaded.kind == "directory" else f"{loaded.files.root}/"
+            out.write(result.diff(prefix=prefix if prefix != "/" else ""))
+            continue
+        try:
+            if loaded.kind == "directory":
+                write_result(loaded, result)
+            else:
+                written = write_result(loaded, result, out_dir=args.output_dir)
+                for path in written:
+                    notes.write(f"{target}: wrote {path}\n")
+        except TargetError as exc:
+            sys.stderr.write(f"sapper: error: {exc}\n")
+            failed = True
+        except OSError as exc:
+            sys.stderr.write(f"sapper: error: {target}: cannot write ({exc.strerror})\n")
+            failed = True
+    verb = "would rewrite" if args.diff else "rewrote"
+    sys.stderr.write(
+        f"{verb} {rewritten} of {len(args.targets)} target(s): {counts['applied']} fixed, "
+        f"{counts['unsafe']} need --unsafe-fixes, {counts['skipped']} left to fix by hand\n"
+    )
+    if failed:
+        return EXIT_TARGET_ERROR
+    return EXIT_REWRITTEN if rewritten else EXIT_OK
