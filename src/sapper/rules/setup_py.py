@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import datetime as _dt
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -122,23 +123,34 @@ def _parse(ctx: Context) -> ast.Module | None:
     return tree
 
 
-def _missing_in(ctx: Context, module: str) -> set[str]:
-    cat = ctx.catalogue
+@functools.lru_cache(maxsize=4096)
+def _covered(cat: Catalogue, ranges: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The known versions inside inclusive ``[first, last]`` runs (cached: the same runs
+    come back for every sdist of a scan)."""
+    spans = [(cat.parsed(a), cat.parsed(b)) for a, b in ranges]
+    return frozenset(v for v in cat.universe if any(lo <= cat.parsed(v) <= hi for lo, hi in spans))
+
+
+def _runs(ranges: Sequence[Sequence[str]]) -> tuple[tuple[str, str], ...]:
+    return tuple((a, b) for a, b in ranges)
+
+
+@functools.lru_cache(maxsize=4096)
+def _missing(cat: Catalogue, module: str) -> frozenset[str]:
     ranges = cat.modules.get(module)
     if ranges is None:
-        return set()
-    spans = [(Version(a), Version(b)) for a, b in ranges]
-    out: set[str] = set()
-    for v in cat.universe:
-        pv = cat.parsed(v)
-        if any(lo <= pv <= hi for lo, hi in spans):
-            continue
-        if (module == "distutils" or module.startswith("distutils.")) and (
-            pv < _LOCAL_DISTUTILS_SINCE
-        ):
-            continue
-        out.add(v)
-    return out
+        return frozenset()
+    covered = _covered(cat, _runs(ranges))
+    distutils = module == "distutils" or module.startswith("distutils.")
+    return frozenset(
+        v
+        for v in cat.universe
+        if v not in covered and not (distutils and cat.parsed(v) < _LOCAL_DISTUTILS_SINCE)
+    )
+
+
+def _missing_in(ctx: Context, module: str) -> set[str]:
+    return set(_missing(ctx.catalogue, module))
 
 
 def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
@@ -578,11 +590,6 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
                 yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
 
 
-def _in_ranges(cat: Catalogue, version: str, ranges: Sequence[Sequence[str]]) -> bool:
-    pv = cat.parsed(version)
-    return any(Version(a) <= pv <= Version(b) for a, b in ranges)
-
-
 def _check_removed_names(ctx: Context) -> Iterable[Finding]:
     tree = _parse(ctx)
     if tree is None:
@@ -603,11 +610,13 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
         overdue = due is not None and _dt.date.fromisoformat(due) < ctx.today
         failing: set[str] = set()
         warning: set[str] = set()
-        first = Version(defined[0][0])
+        first = cat.parsed(defined[0][0])
+        module_set = _covered(cat, _runs(module_ranges))
+        defined_set = _covered(cat, _runs(defined))
         for v in cat.universe:
             if cat.parsed(v) < first:
                 continue  # not added yet: a removal is what breaks old sdists
-            if not _in_ranges(cat, v, module_ranges) or _in_ranges(cat, v, defined):
+            if v not in module_set or v in defined_set:
                 continue  # module absent (SP001's business) or the name is there
             if served_since is not None and cat.parsed(v) >= served_since:
                 warning.add(v)
@@ -832,7 +841,8 @@ def _finding(  # noqa: PLR0917
     )
 
 
-_V = Version
+#: Parsed once per bound: the checks compare every release against a few fixed versions.
+_V = functools.lru_cache(maxsize=None)(Version)
 
 _REQUIREMENT_KEYWORDS = ("install_requires", "setup_requires")
 
