@@ -211,6 +211,16 @@ class Catalogue:
 
     # -- version sets --------------------------------------------------------------------
 
+    def between(self, lo: str | None = None, hi: str | None = None) -> set[str]:
+        """The known versions ``v`` with ``lo <= v < hi`` (either bound may be open)."""
+        low = self.parsed(lo) if lo else None
+        high = self.parsed(hi) if hi else None
+        return {
+            v
+            for v in self.universe
+            if (low is None or self._parsed[v] >= low) and (high is None or self._parsed[v] < high)
+        }
+
     def to_specifiers(self, versions: Iterable[str]) -> tuple[str, ...]:
         """Compress a set of known versions into a union of specifier ranges."""
         members = {v for v in versions if v in self._index}

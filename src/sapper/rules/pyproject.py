@@ -34,16 +34,7 @@ _HISTORY = "https://setuptools.pypa.io/en/latest/history.html"
 
 def versions(ctx: Context, lo: str | None = None, hi: str | None = None) -> set[str]:
     """The releases ``v`` with ``lo <= v < hi`` (either bound may be open)."""
-    from packaging.version import Version
-
-    cat = ctx.catalogue
-    low = Version(lo) if lo else None
-    high = Version(hi) if hi else None
-    return {
-        v
-        for v in cat.universe
-        if (low is None or cat.parsed(v) >= low) and (high is None or cat.parsed(v) < high)
-    }
+    return ctx.catalogue.between(lo, hi)
 
 
 #: (first release, due date) of a deprecation whose due date moved between releases.

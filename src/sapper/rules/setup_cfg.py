@@ -775,16 +775,8 @@ def _cfg_values(ctx: Context) -> tuple[_CfgValue, ...]:
 
 
 def _versions(ctx: Context, lo: str | None = None, hi: str | None = None) -> set[str]:
-    from packaging.version import Version
-
-    cat = ctx.catalogue
-    low = Version(lo) if lo else None
-    high = Version(hi) if hi else None
-    return {
-        v
-        for v in cat.universe
-        if (low is None or cat.parsed(v) >= low) and (high is None or cat.parsed(v) < high)
-    }
+    """The releases ``v`` with ``lo <= v < hi`` (either bound may be open)."""
+    return ctx.catalogue.between(lo, hi)
 
 
 def _value_finding(

@@ -27,7 +27,7 @@ from .corpus import Job, parse_time, top_list
 from .store import Row
 
 if TYPE_CHECKING:
-    from ..pypi import Index
+    from ..pypi import Index, SdistFile
 
 __all__ = [
     "EARLY_STOP_RULES",
@@ -263,11 +263,18 @@ def fetch(job: Job, options: AnalyseOptions) -> tuple[Job, bytes]:
     """The bytes of ``job``'s archive: read from disk, or downloaded (cached, hash-checked)."""
     if job.path is not None:
         return read_local(job)
-    from ..pypi import DEFAULT_INDEX_URL, SdistFile
+    from ..pypi import DEFAULT_INDEX_URL
 
     index = _index(options.index_url or DEFAULT_INDEX_URL, options.cache_dir)
+    return job, index.download(sdist_file(job)).data
+
+
+def sdist_file(job: Job) -> SdistFile:
+    """The index file a resolved job downloads."""
+    from ..pypi import SdistFile
+
     assert job.url is not None and job.filename is not None
-    file = SdistFile(
+    return SdistFile(
         name=job.project or "",
         version=job.version or "",
         filename=job.filename,
@@ -277,7 +284,6 @@ def fetch(job: Job, options: AnalyseOptions) -> tuple[Job, bytes]:
         size=job.size,
         yanked=False,
     )
-    return job, index.download(file).data
 
 
 _INDEXES: dict[tuple[str, Path | None], Index] = {}

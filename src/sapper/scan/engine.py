@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from .._exceptions import TargetError, UsageError
 from ..check import Options
 from ..model import ErrorRecord
-from .analyse import AnalyseOptions, analyse, failed_row, fetch_and_analyse, read_local
+from .analyse import (
+    AnalyseOptions,
+    analyse,
+    failed_row,
+    fetch_and_analyse,
+    read_local,
+    sdist_file,
+)
 from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
 from .store import Row, Store, open_store, utcnow
 
@@ -339,20 +346,7 @@ def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes] | Row | 
         if job.path is not None:
             job, data = read_local(job)
             return None if job.sha256 in done else (job, data)
-        from ..pypi import SdistFile
-
-        assert job.url is not None and job.filename is not None
-        file = SdistFile(
-            name=job.project or "",
-            version=job.version or "",
-            filename=job.filename,
-            url=job.url,
-            sha256=job.sha256 or "",
-            upload_time=job.upload_time,
-            size=job.size,
-            yanked=False,
-        )
-        return job, index.download(file).data
+        return job, index.download(sdist_file(job)).data
     except TargetError as exc:
         error = ErrorRecord(type=exc.kind, message=str(exc))
     except OSError as exc:
