@@ -81,6 +81,36 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         False,
     ),
     (
+        "SP001-bdist-wininst",
+        {"setup.py": _setup("from distutils.command.bdist_wininst import bdist_wininst")},
+        ("64.0.3", "65.0.0"),
+        False,
+    ),
+    (
+        "SP001-upload-docs",
+        {"setup.py": _setup("from setuptools.command.upload_docs import upload_docs")},
+        ("74.1.3", "75.0.0"),
+        False,
+    ),
+    (
+        "SP001-package-index",
+        {"setup.py": _setup("from setuptools.package_index import PackageIndex")},
+        ("80.2.0", "80.3.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP003-dep-util-newer-group",
+        {"setup.py": _setup("from setuptools.dep_util import newer_group")},
+        ("68.2.2", "69.0.0", "69.0.1", "69.5.1"),
+        False,
+    ),
+    (
+        "SP001-dep-util",
+        {"setup.py": _setup("from setuptools.dep_util import newer_group")},
+        ("69.5.1", "70.0.0"),
+        False,
+    ),
+    (
         "SP001-own-package",
         {
             "setup.py": "from setuptools import setup\nfrom mypkg import __version__\n"
