@@ -51,8 +51,12 @@ def _parser() -> argparse.ArgumentParser:
             "Find deprecated and removed setuptools practices in Python projects and sdists, "
             "and tell which setuptools versions fail to build them."
         ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "Each command's --help lists its exit codes; in short: 0 success, 1 findings "
+            "(check) or files rewritten (fix), 2 usage error, 3 a target (check, fix) or "
+            "the result store (report) could not be read; scan records bad targets in its "
+            "database and exits 0."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"sapper {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
