@@ -213,13 +213,7 @@ class Catalogue:
 
     def between(self, lo: str | None = None, hi: str | None = None) -> set[str]:
         """The known versions ``v`` with ``lo <= v < hi`` (either bound may be open)."""
-        low = self.parsed(lo) if lo else None
-        high = self.parsed(hi) if hi else None
-        return {
-            v
-            for v in self.universe
-            if (low is None or self._parsed[v] >= low) and (high is None or self._parsed[v] < high)
-        }
+        return set(_between(self, lo, hi))
 
     def to_specifiers(self, versions: Iterable[str]) -> tuple[str, ...]:
         """Compress a set of known versions into a union of specifier ranges."""
@@ -252,6 +246,17 @@ class Catalogue:
                 out.append(f">={lower},<{upper}")
             i += 1
         return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _between(cat: Catalogue, lo: str | None, hi: str | None) -> frozenset[str]:
+    low = cat.parsed(lo) if lo else None
+    high = cat.parsed(hi) if hi else None
+    return frozenset(
+        v
+        for v in cat.universe
+        if (low is None or cat.parsed(v) >= low) and (high is None or cat.parsed(v) < high)
+    )
 
 
 @functools.lru_cache(maxsize=256)

@@ -1051,8 +1051,8 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
     from ._values import requirement_lines, requirement_problem, specifier_problem
 
     findings: list[Finding] = []
-    everywhere = _versions_where(ctx, lambda v: True)
-    strict = _versions_where(ctx, lambda v: v >= _V("67.0.0"))
+    everywhere = ctx.catalogue.between()
+    strict = ctx.catalogue.between("67.0.0")
     for kw in setup_keywords(ctx):
         value = kw.value
         if kw.name == "python_requires" and isinstance(value, str):
