@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 #: Rule family modules, in display order.
-FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout")
+FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 
 
 @dataclass(slots=True, kw_only=True)

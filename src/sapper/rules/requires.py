@@ -1,0 +1,183 @@
+"""Build requirements: plugins that setuptools loads during the build.
+
+RQ001: a build requirement (``build-system.requires`` or ``setup_requires``) pins a
+setuptools plugin to releases that import ``pkg_resources`` when setuptools loads them.
+Which releases do is read from the plugins' own wheels by ``scripts/gen_plugin_facts.py``
+(an unguarded module-level ``import pkg_resources`` in the package) into
+``data/plugins.json``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from ..model import Finding, Reference
+from ._base import Context, Rule, pyproject_of, register
+
+__all__: list[str] = []
+
+_FIX = {
+    "setuptools-scm": "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)",
+    "pbr": "allow pbr>=7 (it no longer imports pkg_resources)",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _plugins() -> Mapping[str, Mapping[str, bool]]:
+    text = resources.files("sapper").joinpath("data/plugins.json").read_text("utf-8")
+    data: Mapping[str, Mapping[str, bool]] = json.loads(text)["plugins"]
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class _Requirement:
+    text: str
+    where: str
+    path: str
+    line: int | None
+
+
+def _build_requirements(ctx: Context) -> Iterator[_Requirement]:
+    from .setup_cfg import PATH as CFG
+    from .setup_py import setup_keywords
+
+    data = pyproject_of(ctx).data
+    table = data.get("build-system") if isinstance(data, dict) else None
+    if isinstance(table, dict) and isinstance(table.get("requires"), list):
+        for item in table["requires"]:
+            if isinstance(item, str):
+                yield _Requirement(item, "build-system.requires", "pyproject.toml", None)
+    for kw in setup_keywords(ctx):
+        if kw.name == "setup_requires":
+            values = [kw.value] if isinstance(kw.value, str) else kw.value
+            if isinstance(values, list):
+                for item in values:
+                    if isinstance(item, str):
+                        yield _Requirement(item, "setup_requires", "setup.py", kw.line)
+    from .setup_cfg import _cfg_values, _split_requirements
+
+    for value in _cfg_values(ctx):
+        if value.section == "options" and value.key == "setup_requires":
+            for item in _split_requirements(value.value):
+                yield _Requirement(item, "[options] setup_requires", CFG, value.line)
+
+
+def _chosen(releases: Mapping[str, bool], req: Requirement) -> str | None:
+    """The release pip would install: the newest that the specifier allows."""
+    allowed = [v for v in releases if req.specifier.contains(v, prereleases=False)]
+    return max(allowed, key=Version) if allowed else None
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    from .setup_py import _missing_in
+
+    plugins = _plugins()
+    failing = _missing_in(ctx, "pkg_resources")
+    if not failing:
+        return []
+    fails = ctx.catalogue.to_specifiers(failing)
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    for item in _build_requirements(ctx):
+        try:
+            req = Requirement(item.text)
+        except InvalidRequirement:
+            continue  # SP006/SC010 report it
+        name = canonicalize_name(req.name)
+        releases = plugins.get(name)
+        if releases is None or name in seen or not req.specifier:
+            continue
+        if req.marker is not None and not req.marker.evaluate():
+            continue
+        version = _chosen(releases, req)
+        if version is None or not releases[version]:
+            continue
+        seen.add(name)
+        findings.append(
+            Finding(
+                code="RQ001",
+                slug="requires-plugin-imports-pkg-resources",
+                message=(
+                    f"{item.where} asks for `{item.text}`, so the build gets {name} "
+                    f"{version}, which imports `pkg_resources` when setuptools loads it: "
+                    f"setuptools {' | '.join(fails)} does not ship it (ModuleNotFoundError)"
+                ),
+                path=item.path,
+                line=item.line,
+                fails=fails,
+                fails_enforced=fails,
+                fix=f"{_FIX.get(name, 'allow a newer release')}, or pin `setuptools<82` in "
+                "build-system.requires",
+            )
+        )
+    return findings
+
+
+register(
+    Rule(
+        code="RQ001",
+        slug="requires-plugin-imports-pkg-resources",
+        family="build requirements",
+        summary="A build requirement pins a setuptools plugin release that imports pkg_resources",
+        doc="""
+## What it does
+Reads `build-system.requires` and `setup_requires` (setup.py and setup.cfg) for setuptools
+plugins that setuptools loads while it builds (`setuptools-scm`, `pbr`), works out the
+release pip would install (the newest the specifier allows), and checks whether that
+release imports `pkg_resources` at import time. Which releases do is read from every
+wheel of those plugins: setuptools-scm before 6.3 and pbr before 7.0.
+
+## Why is this bad?
+setuptools 82.0.0 removed `pkg_resources`. A build that installs `setuptools_scm<6` or
+`pbr<7` next to it fails as soon as setuptools loads the plugin:
+`ModuleNotFoundError: No module named 'pkg_resources'` (tox 3.23.0, which requires
+`setuptools_scm >= 2.0.0, <6`, no longer builds).
+
+## Example
+```toml
+[build-system]
+requires = ["setuptools>=40.8", "setuptools_scm>=2,<6"]
+build-backend = "setuptools.build_meta"
+```
+
+## Use instead
+```toml
+[build-system]
+requires = ["setuptools>=40.8", "setuptools_scm>=6.3"]
+build-backend = "setuptools.build_meta"
+```
+or pin `setuptools<82` as long as the old plugin is needed.
+
+## References
+- setuptools 82.0.0 changelog (#3085): pkg_resources removed
+- setuptools-scm changelog: pkg_resources dropped in 6.3; pbr 7.0.0
+""".strip(),
+        references=(
+            Reference(
+                title="setuptools 82.0.0 changelog (#3085): pkg_resources removed",
+                url="https://setuptools.pypa.io/en/latest/history.html#v82-0-0",
+            ),
+            Reference(
+                title="setuptools-scm changelog",
+                url="https://setuptools-scm.readthedocs.io/en/latest/changelog/",
+            ),
+        ),
+        example=(
+            (
+                "pyproject.toml",
+                '[build-system]\nrequires = ["setuptools>=40.8", "setuptools_scm>=2,<6"]\n'
+                'build-backend = "setuptools.build_meta"\n',
+            ),
+            ("setup.py", "from setuptools import setup\n\nsetup(use_scm_version=True)\n"),
+        ),
+        check=_check,
+    )
+)
