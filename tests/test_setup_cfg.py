@@ -274,6 +274,12 @@ def test_status_depends_on_evaluated_version(version: str, status: str) -> None:
             "[options]\ninstall_requires = six; requests\n", [], id="one-line-semicolon-list"
         ),
         pytest.param(
+            "[options]\ninstall_requires =\n    dnspython>=2.0.0 # optional\n"
+            "    six>=1.9,<2   # keep it\n",
+            [],
+            id="trailing-comments-are-dropped",
+        ),
+        pytest.param(
             "[options.extras_require]\ntest = pytest>=2012f\n",
             [("SC010", 2, (">=0",), (">=0",))],
             id="extra",

@@ -883,9 +883,14 @@ def _date(text: str) -> _dt.date:
 
 def _split_requirements(value: str) -> list[str]:
     """``_parse_requirements_list``: lines if the value has several, else ``;``-separated
-    items (which is how a one-line `foo; python_version<"3"` loses its marker)."""
+    items (which is how a one-line `foo; python_version<"3"` loses its marker), then what
+    ``_reqs.parse_strings`` keeps of them."""
+    from ._values import requirement_lines
+
     items = value.splitlines() if "\n" in value else value.split(";")
-    return [i.strip() for i in items if i.strip() and not i.strip().startswith("#")]
+    # setuptools then parses them with `_reqs.parse_strings`: `#` comment lines and
+    # ` #` trailing comments are dropped, backslash continuations joined.
+    return list(requirement_lines(items))
 
 
 def _requirement_key(item: _CfgValue) -> bool:
