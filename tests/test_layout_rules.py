@@ -276,3 +276,19 @@ PENDING = ("LY002", "setup.cfg", (), (">=77.0.1,<80.10.2",), (">=77.0.1",))
 )
 def test_license_patterns(files: dict[str, str], expected: list[Row]) -> None:
     assert _ly(files) == expected
+
+
+def test_packages_set_before_a_setup_cfg_error_still_count() -> None:
+    """setup.cfg's options read before an interpolation error still tell discovery what
+    the packages are (no LY001 next to the SC006 error)."""
+    from helpers import check
+
+    result = check(
+        {
+            "setup.py": "from setuptools import setup\nsetup()\n",
+            "setup.cfg": "[options]\npackages = alpha\n\n[metadata]\ndescription = 100% sure\n",
+            "alpha/__init__.py": "",
+            "beta/__init__.py": "",
+        }
+    )
+    assert [f.code for f in result.findings] == ["SC006"]

@@ -21,6 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 __all__ = [
     "UNKNOWN",
+    "func_name",
     "module_constants",
     "requirement_lines",
     "requirement_problem",
@@ -96,7 +97,7 @@ def _root_expr(node: ast.expr, consts: Mapping[str, ast.expr], depth: int) -> bo
     if isinstance(node, ast.Name) and node.id in consts:
         return _root_expr(consts[node.id], consts, depth + 1)
     if isinstance(node, ast.Call):
-        name = _func_name(node.func)
+        name = func_name(node.func)
         if name in {"dirname", "abspath", "realpath", "normpath", "resolve", "absolute"}:
             if isinstance(node.func, ast.Attribute) and name in {"resolve", "absolute"}:
                 return _root_expr(node.func.value, consts, depth + 1)
@@ -115,7 +116,7 @@ def _root_expr(node: ast.expr, consts: Mapping[str, ast.expr], depth: int) -> bo
 def _is_file_dunder_path(node: ast.expr, consts: Mapping[str, ast.expr], depth: int) -> bool:
     """``Path(__file__)`` or ``Path(__file__).resolve()``: the parent of it is the root."""
     if isinstance(node, ast.Call):
-        name = _func_name(node.func)
+        name = func_name(node.func)
         if name in {"Path", "PurePath"} and node.args:
             return _is_file_dunder(node.args[0])
         if name in {"resolve", "absolute"} and isinstance(node.func, ast.Attribute):
@@ -123,7 +124,7 @@ def _is_file_dunder_path(node: ast.expr, consts: Mapping[str, ast.expr], depth: 
     return False
 
 
-def _func_name(func: ast.expr) -> str | None:
+def func_name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     if isinstance(func, ast.Name):
@@ -141,7 +142,7 @@ def _path(node: ast.expr, consts: Mapping[str, ast.expr], depth: int) -> str | N
         return node.value
     if isinstance(node, ast.Name) and node.id in consts:
         return _path(consts[node.id], consts, depth + 1)
-    if isinstance(node, ast.Call) and _func_name(node.func) == "join" and node.args:
+    if isinstance(node, ast.Call) and func_name(node.func) == "join" and node.args:
         parts = [_path(a, consts, depth + 1) for a in node.args]
         if any(p is None for p in parts):
             return None
@@ -217,7 +218,7 @@ def resolve(
 def _resolve_call(
     node: ast.Call, consts: Mapping[str, ast.expr], files: Mapping[str, bytes], depth: int
 ) -> Any:
-    name = _func_name(node.func)
+    name = func_name(node.func)
     if isinstance(node.func, ast.Attribute):
         if name in {"strip", "rstrip", "lstrip"} and not node.args:
             base = resolve(node.func.value, consts, files, depth + 1)
@@ -236,7 +237,7 @@ def _resolve_call(
             if path is None:
                 # Path("x").read_text(): the receiver is a Path call
                 inner = node.func.value
-                if isinstance(inner, ast.Call) and _func_name(inner.func) in {"Path", "PurePath"}:
+                if isinstance(inner, ast.Call) and func_name(inner.func) in {"Path", "PurePath"}:
                     path = _path(inner.args[0], consts, depth + 1) if inner.args else None
             return _read(path, files)
     if name in {"set", "frozenset"} and len(node.args) <= 1 and not node.keywords:
@@ -260,11 +261,11 @@ def _opened(
     ``Path(path).open()``."""
     if not isinstance(node, ast.Call):
         return UNKNOWN
-    name = _func_name(node.func)
+    name = func_name(node.func)
     if name == "open" and node.args and isinstance(node.func, ast.Name | ast.Attribute):
         if isinstance(node.func, ast.Attribute) and not isinstance(node.func.value, ast.Name):
             target = node.func.value  # Path(...).open()
-            if isinstance(target, ast.Call) and _func_name(target.func) in {"Path", "PurePath"}:
+            if isinstance(target, ast.Call) and func_name(target.func) in {"Path", "PurePath"}:
                 path = _path(target.args[0], consts, depth + 1) if target.args else None
                 return _read(path, files)
             return UNKNOWN

@@ -18,7 +18,16 @@ from typing import Any
 
 from ..model import Finding, Reference
 from ._base import Context, Rule, register
-from .pyproject import DueEras, _tables, due_sets, locate, make_finding, other_config, versions
+from .pyproject import (
+    HISTORY_URL,
+    DueEras,
+    due_sets,
+    locate,
+    make_finding,
+    other_config,
+    tables,
+    versions,
+)
 
 __all__: list[str] = []
 
@@ -84,7 +93,7 @@ def _given(value: Any) -> bool:
 
 def _discovery_skipped(ctx: Context) -> tuple[bool, bool]:
     """(skipped in every release, skipped from 61.1.0 on: ``configuration=``)."""
-    project, tool = _tables(ctx)
+    project, tool = tables(ctx)
     other = other_config(ctx)
     if other.opaque:
         return True, True
@@ -148,7 +157,7 @@ def _check_flat_layout(ctx: Context) -> Iterable[Finding]:
             "LY001",
             f"no `packages` or `py_modules` is configured and the project root holds several "
             f"top-level {kind} {found}: setuptools' automatic discovery stops with "
-            f"\"Multiple top-level {kind} discovered in a flat-layout\"",
+            f'"Multiple top-level {kind} discovered in a flat-layout"',
             path=_config_path(ctx),
             fails=failing,
             fix=f"list what to ship explicitly (`packages=[{found[0]!r}]` in setup.py, "
@@ -186,15 +195,13 @@ def _split_list(value: str) -> list[str]:
 
 
 def _patterns(ctx: Context) -> Iterator[_Pattern]:
-    from ._cfgread import locate_keys
+    from .setup_cfg import cfg_values
 
     other = other_config(ctx)
-    cfg_data = ctx.files.files.get("setup.cfg")
-    cfg_lines: dict[str, int] = {}
-    if cfg_data is not None:
-        for loc in locate_keys(cfg_data):
-            if loc.section == "metadata":
-                cfg_lines.setdefault(loc.key.replace("-", "_").lower(), loc.line)
+    cfg_lines: dict[str, int | None] = {}
+    for item in cfg_values(ctx, partial=True):
+        if item.section == "metadata":
+            cfg_lines.setdefault(item.key, item.line)
     for key in ("license_files", "license_file"):
         value = other.cfg.get(("metadata", key))
         if value:
@@ -207,7 +214,7 @@ def _patterns(ctx: Context) -> Iterator[_Pattern]:
             for p in items:
                 if isinstance(p, str):
                     yield _Pattern(p, f"setup({key}=...)", "setup.py", other.keyword_lines.get(key))
-    project, tool = _tables(ctx)
+    project, tool = tables(ctx)
     for table, name in ((project, "project"), (tool, "tool.setuptools")):
         value = table.get("license-files") if table is not None else None
         if isinstance(value, list):
@@ -265,7 +272,7 @@ def _check_license_patterns(ctx: Context) -> Iterable[Finding]:
                 make_finding(
                     ctx,
                     "LY002",
-                    f"{label} is absolute; setuptools >= 77.0.1 stops with \"Pattern "
+                    f'{label} is absolute; setuptools >= 77.0.1 stops with "Pattern '
                     f"{p!r} should be relative and must not start with '/'\"",
                     path=item.path,
                     line=item.line,
@@ -317,7 +324,6 @@ def _check_license_patterns(ctx: Context) -> Iterable[Finding]:
 
 # --------------------------------------------------------------------------------- rules
 
-_HISTORY = "https://setuptools.pypa.io/en/latest/history.html"
 
 register(
     Rule(
@@ -363,7 +369,7 @@ or move the packages into `src/`.
         references=(
             Reference(
                 title="setuptools 61.0.0 changelog: automatic discovery (#2887, #2894)",
-                url=f"{_HISTORY}#v61-0-0",
+                url=f"{HISTORY_URL}#v61-0-0",
             ),
             Reference(
                 title="setuptools docs: package discovery and namespace packages",
@@ -424,11 +430,11 @@ license_files = LICENSE
         references=(
             Reference(
                 title="setuptools 77.0.0 changelog: license-file glob validation (#4838)",
-                url=f"{_HISTORY}#v77-0-0",
+                url=f"{HISTORY_URL}#v77-0-0",
             ),
             Reference(
                 title="setuptools 77.0.3 changelog: '..' in license globs warns (#4896)",
-                url=f"{_HISTORY}#v77-0-3",
+                url=f"{HISTORY_URL}#v77-0-3",
             ),
             Reference(
                 title="PyPA specifications: glob patterns",

@@ -27,7 +27,7 @@ from ._base import Context, Rule, pyproject_of, register
 __all__ = ["OtherConfig", "other_config", "versions"]
 
 PATH = "pyproject.toml"
-_HISTORY = "https://setuptools.pypa.io/en/latest/history.html"
+HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 
 # -------------------------------------------------------------------------- version sets
 
@@ -90,8 +90,8 @@ def other_config(ctx: Context) -> OtherConfig:
 
 
 def _other_config(ctx: Context) -> OtherConfig:
-    from ._cfgread import parse_setup_cfg
-    from .setup_py import _parse, _setup_calls, setup_keywords
+    from .setup_cfg import cfg_values
+    from .setup_py import parse_setup_py, setup_calls, setup_keywords
 
     keywords: dict[str, Any] = {}
     nodes: dict[str, ast.expr] = {}
@@ -99,8 +99,8 @@ def _other_config(ctx: Context) -> OtherConfig:
     has_setup_py = "setup.py" in ctx.files.files
     opaque = False
     if has_setup_py:
-        tree = _parse(ctx)
-        calls = list(_setup_calls(tree)) if tree is not None else []
+        tree = parse_setup_py(ctx)
+        calls = list(setup_calls(tree)) if tree is not None else []
         opaque = tree is None or not calls
         for call in calls:
             for kw in call.keywords:
@@ -110,15 +110,7 @@ def _other_config(ctx: Context) -> OtherConfig:
             keywords[found.name] = found.value
             nodes[found.name] = found.node
             lines[found.name] = found.line
-    cfg: dict[tuple[str, str], str] = {}
-    data = ctx.files.files.get("setup.cfg")
-    if data is not None:
-        parsed = parse_setup_cfg(data, optionxform_str=True, encoding="utf-8")
-        for section, key, value in parsed.options:
-            norm = key
-            if section == "metadata" or section.startswith("options"):
-                norm = key.replace("-", "_").lower()
-            cfg[(section, norm)] = value
+    cfg = {(item.section, item.key): item.value for item in cfg_values(ctx, partial=True)}
     return OtherConfig(
         keywords=keywords,
         keyword_nodes=nodes,
@@ -151,7 +143,7 @@ def _truthy(value: Any) -> bool:
 # ------------------------------------------------------------------------ pyproject data
 
 
-def _tables(ctx: Context) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def tables(ctx: Context) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """``[project]`` and ``[tool.setuptools]`` (None when absent or not tables)."""
     data = pyproject_of(ctx).data
     if not isinstance(data, dict):
@@ -338,7 +330,7 @@ def _type_problem(key: str, value: Any) -> str | None:
         return f"`project.{key}` must be an array of strings"
     elif key in ("authors", "maintainers"):
         if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
-            return f"`project.{key}` must be an array of tables such as {{name = \"...\"}}"
+            return f'`project.{key}` must be an array of tables such as {{name = "..."}}'
     elif key in ("urls", "scripts", "gui-scripts") and not str_table(value):
         return f"`project.{key}` must be a table of strings"
     elif key == "optional-dependencies" and not (
@@ -354,11 +346,7 @@ def _type_problem(key: str, value: Any) -> str | None:
         or (isinstance(value, dict) and len({"file", "text"} & set(value)) == 1)
     ):
         return "`project.readme` must be a file name or a table with one of `file` or `text`"
-    elif (
-        key == "license"
-        and isinstance(value, dict)
-        and len({"file", "text"} & set(value)) != 1
-    ):
+    elif key == "license" and isinstance(value, dict) and len({"file", "text"} & set(value)) != 1:
         return "`project.license` as a table must have exactly one of `file` or `text`"
     elif key == "license-files" and not strings(value):
         return "`project.license-files` must be an array of glob patterns"
@@ -416,7 +404,7 @@ def _unfilled_dynamic(
 
 
 def _check_project_table(ctx: Context) -> Iterable[Finding]:
-    project, tool = _tables(ctx)
+    project, tool = tables(ctx)
     if not project:
         return []  # an empty [project] is ignored like a missing one (read_configuration)
     since61 = versions(ctx, "61.0.0")
@@ -431,7 +419,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                 "\"`project` must contain ['name'] properties\"",
                 None,
                 since61,
-                "add `name = \"...\"` to [project] (it cannot be dynamic)",
+                'add `name = "..."` to [project] (it cannot be dynamic)',
             )
         )
     if "name" in dynamic:
@@ -450,8 +438,8 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                 "stops with \"`project` must contain ['version'] properties\"",
                 None,
                 versions(ctx, "61.2.0"),
-                "add `version = \"...\"` to [project], or `dynamic = [\"version\"]` with "
-                "`[tool.setuptools.dynamic] version = {attr = \"pkg.__version__\"}`",
+                'add `version = "..."` to [project], or `dynamic = ["version"]` with '
+                '`[tool.setuptools.dynamic] version = {attr = "pkg.__version__"}`',
             )
         )
     for key in sorted(dynamic & set(project)):
@@ -538,7 +526,7 @@ def _license_expression_problem(text: str) -> str | None:
 
 
 def _check_license_string(ctx: Context) -> Iterable[Finding]:
-    project, _ = _tables(ctx)
+    project, _ = tables(ctx)
     if project is None or not isinstance(project.get("license"), str):
         return []
     text = project["license"]
@@ -554,8 +542,8 @@ def _check_license_string(ctx: Context) -> Iterable[Finding]:
                 "string at all",
                 line=line,
                 fails=versions(ctx, "61.0.0"),
-                fix="write an SPDX expression such as `license = \"MIT\"`, or "
-                "`license = {text = \"...\"}` for setuptools < 77",
+                fix='write an SPDX expression such as `license = "MIT"`, or '
+                '`license = {text = "..."}` for setuptools < 77',
             )
         ]
     return [
@@ -563,8 +551,8 @@ def _check_license_string(ctx: Context) -> Iterable[Finding]:
             ctx,
             "PP002",
             f"`project.license = {text!r}` is a PEP 639 license expression, which setuptools "
-            "before 77.0.1 rejects (\"`project.license` must be valid exactly by one "
-            "definition\")",
+            'before 77.0.1 rejects ("`project.license` must be valid exactly by one '
+            'definition")',
             line=line,
             fails=versions(ctx, "61.0.0", "77.0.1"),
             fix="require `setuptools>=77.0.1` in build-system.requires",
@@ -590,7 +578,7 @@ def _license_classifiers(ctx: Context, project: Mapping[str, Any]) -> list[str]:
 
 
 def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
-    project, _ = _tables(ctx)
+    project, _ = tables(ctx)
     if project is None or not isinstance(project.get("license"), str):
         return []
     classifiers = _license_classifiers(ctx, project)
@@ -601,8 +589,8 @@ def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
             ctx,
             "PP003",
             f"`project.license` is a license expression and the classifiers still say "
-            f"{classifiers[0]!r}; setuptools >= 77.0.1 stops with \"License classifiers have "
-            "been superseded by license expressions\"",
+            f'{classifiers[0]!r}; setuptools >= 77.0.1 stops with "License classifiers have '
+            'been superseded by license expressions"',
             line=locate(ctx, "project", "classifiers") or locate(ctx, "project", "license"),
             fails=versions(ctx, "77.0.1"),
             fix="remove the `License ::` classifiers",
@@ -614,7 +602,7 @@ def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_license_table(ctx: Context) -> Iterable[Finding]:
-    project, _ = _tables(ctx)
+    project, _ = tables(ctx)
     if project is None or not isinstance(project.get("license"), dict):
         return []
     table = project["license"]
@@ -622,7 +610,7 @@ def _check_license_table(ctx: Context) -> Iterable[Finding]:
     if "file" in table:
         fix = f"license-files = [{str(table['file'])!r}] and an SPDX `license` string"
     else:
-        fix = "license = \"<SPDX expression>\" (with setuptools>=77.0.1)"
+        fix = 'license = "<SPDX expression>" (with setuptools>=77.0.1)'
     return [
         make_finding(
             ctx,
@@ -639,7 +627,7 @@ def _check_license_table(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
-    project, tool = _tables(ctx)
+    project, tool = tables(ctx)
     if tool is None or "license-files" not in tool:
         return []
     line = locate(ctx, "tool.setuptools", "license-files")
@@ -675,7 +663,7 @@ def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
-    _, tool = _tables(ctx)
+    _, tool = tables(ctx)
     if tool is None:
         return []
     key = next((k for k in tool if k.replace("_", "-") == "namespace-packages"), None)
@@ -718,7 +706,7 @@ _LATER_DYNAMIC_KEYS = {"dependencies": "62.6.0", "optional-dependencies": "62.6.
 
 
 def _check_tool_table(ctx: Context) -> Iterable[Finding]:
-    _, tool = _tables(ctx)
+    _, tool = tables(ctx)
     if tool is None:
         return []
     since61 = versions(ctx, "61.0.0")
@@ -745,7 +733,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
         )
         problems.append(
             (
-                f"[tool.setuptools] has the unknown key `{key}`: \"`tool.setuptools` must not "
+                f'[tool.setuptools] has the unknown key `{key}`: "`tool.setuptools` must not '
                 f"contain {{'{key}'}} properties\"",
                 key,
                 since61,
@@ -759,11 +747,10 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
     ):
         problems.append(
             (
-                "`tool.setuptools.packages` must be a list of names or a `{find = {...}}` "
-                "table",
+                "`tool.setuptools.packages` must be a list of names or a `{find = {...}}` table",
                 "packages",
                 since61,
-                "write `packages = [\"pkg\"]` or a [tool.setuptools.packages.find] table",
+                'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] table',
             )
         )
     dynamic = tool.get("dynamic")
@@ -913,7 +900,7 @@ _CRASH = {
 
 
 def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
-    project, _ = _tables(ctx)
+    project, _ = tables(ctx)
     if not project:
         return []
     dynamic = project.get("dynamic")
@@ -940,9 +927,8 @@ def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
                 now = effect
         if failing:
             first = min(failing, key=ctx.catalogue.parsed)
-            what = (
-                f"setuptools >= {first} crashes on it ({_CRASH[field]})"
-                + ("" if now == "fails" else f" and the newest release drops it ({now})")
+            what = f"setuptools >= {first} crashes on it ({_CRASH[field]})" + (
+                "" if now == "fails" else f" and the newest release drops it ({now})"
             )
         elif now == "kept":
             what = "setuptools >= 69.0.0 warns that it is ignored (the value is still used)"
@@ -959,7 +945,7 @@ def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
                 fails=failing,
                 warns=warns,
                 enforced=enforced,
-                fix=f"add \"{field}\" to `dynamic` in [project], or move the value to [project]",
+                fix=f'add "{field}" to `dynamic` in [project], or move the value to [project]',
             )
         )
     return findings
@@ -1003,9 +989,9 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     table = data.get("build-system")
     if isinstance(table, dict) and "requires" in table:
         return []
-    from .setup_py import _import_sites, _parse
+    from .setup_py import import_sites, parse_setup_py
 
-    tree = _parse(ctx)
+    tree = parse_setup_py(ctx)
     if tree is None:
         return []
     # Only unconditional imports: those under `if` usually depend on the platform or the
@@ -1018,7 +1004,7 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     local = _local_names(ctx)
     findings = []
     seen: set[str] = set()
-    for site in _import_sites(top_level):
+    for site in import_sites(top_level):
         top = site.module.split(".")[0]
         if (
             top in seen
@@ -1079,7 +1065,7 @@ def _rule(  # noqa: PLR0917
 def _ref(version: str, title: str) -> Reference:
     return Reference(
         title=f"setuptools {version} changelog: {title}",
-        url=f"{_HISTORY}#v{version.replace('.', '-')}",
+        url=f"{HISTORY_URL}#v{version.replace('.', '-')}",
     )
 
 

@@ -62,11 +62,11 @@ def _build_requirements(ctx: Context) -> Iterator[_Requirement]:
                 for item in values:
                     if isinstance(item, str):
                         yield _Requirement(item, "setup_requires", "setup.py", kw.line)
-    from .setup_cfg import _cfg_values, _split_requirements
+    from .setup_cfg import cfg_values, split_requirements
 
-    for value in _cfg_values(ctx):
+    for value in cfg_values(ctx):
         if value.section == "options" and value.key == "setup_requires":
-            for item in _split_requirements(value.value):
+            for item in split_requirements(value.value):
                 yield _Requirement(item, "[options] setup_requires", CFG, value.line)
 
 
@@ -77,10 +77,10 @@ def _chosen(releases: Mapping[str, bool], req: Requirement) -> str | None:
 
 
 def _check(ctx: Context) -> Iterable[Finding]:
-    from .setup_py import _missing_in
+    from .setup_py import missing_in
 
     plugins = _plugins()
-    failing = _missing_in(ctx, "pkg_resources")
+    failing = missing_in(ctx, "pkg_resources")
     if not failing:
         return []
     fails = ctx.catalogue.to_specifiers(failing)

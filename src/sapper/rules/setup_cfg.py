@@ -731,7 +731,7 @@ test = pytest
 
 
 @dataclass(frozen=True, slots=True)
-class _CfgValue:
+class CfgValue:
     section: str
     key: str
     value: str
@@ -739,17 +739,16 @@ class _CfgValue:
     column: int | None
 
 
-def _cfg_values(ctx: Context) -> tuple[_CfgValue, ...]:
+def cfg_values(ctx: Context, *, partial: bool = False) -> tuple[CfgValue, ...]:
     """setup.cfg options as current setuptools reads them (keys with underscores and
-    lowercased in setuptools sections), with their lines; () when unreadable."""
+    lowercased in setuptools sections), with their lines. When configparser fails on the
+    file, () — or, with ``partial``, the options read before the error."""
 
-    def compute() -> tuple[_CfgValue, ...]:
+    def compute() -> tuple[tuple[CfgValue, ...], bool]:
         data = ctx.files.files.get(PATH)
         if data is None:
-            return ()
+            return (), False
         parsed = parse_setup_cfg(data, optionxform_str=True, encoding="utf-8")
-        if parsed.error is not None:
-            return ()
         where: dict[tuple[str, str], KeyLocation] = {}
         for found in locate_keys(data):
             where.setdefault((found.section, found.key.strip()), found)
@@ -760,7 +759,7 @@ def _cfg_values(ctx: Context) -> tuple[_CfgValue, ...]:
             if section == "metadata" or section.startswith("options"):
                 norm = key.replace("-", "_").lower()
             out.append(
-                _CfgValue(
+                CfgValue(
                     section,
                     norm,
                     value,
@@ -768,21 +767,16 @@ def _cfg_values(ctx: Context) -> tuple[_CfgValue, ...]:
                     loc.column if loc is not None else None,
                 )
             )
-        return tuple(out)
+        return tuple(out), parsed.error is not None
 
-    values: tuple[_CfgValue, ...] = ctx.memo("setup.cfg:values", compute)
-    return values
-
-
-def _versions(ctx: Context, lo: str | None = None, hi: str | None = None) -> set[str]:
-    """The releases ``v`` with ``lo <= v < hi`` (either bound may be open)."""
-    return ctx.catalogue.between(lo, hi)
+    values, failed = ctx.memo("setup.cfg:values", compute)
+    return values if partial or not failed else ()
 
 
 def _value_finding(
     ctx: Context,
     code: str,
-    item: _CfgValue,
+    item: CfgValue,
     message: str,
     failing: set[str],
     *,
@@ -819,10 +813,10 @@ def _check_license_file(ctx: Context) -> Iterable[Finding]:
             item,
             "`license = file:` is rejected since setuptools 40.7.0 (`ValueError: Only "
             "strings are accepted for the license field, files are not accepted`)",
-            _versions(ctx, "40.7.0"),
+            ctx.catalogue.between("40.7.0"),
             fix=f"license_files = {item.value.strip()[5:].strip()}",
         )
-        for item in _cfg_values(ctx)
+        for item in cfg_values(ctx)
         if item.section == "metadata"
         and item.key == "license"
         and item.value.strip().startswith("file:")
@@ -837,7 +831,7 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
     due = "2025-08-30"
     overdue = ctx.today > _date(due)
     findings = []
-    for item in _cfg_values(ctx):
+    for item in cfg_values(ctx):
         if item.section not in {"bdist_wheel", "wheel"} or item.key.lower() != "universal":
             continue
         # [bdist_wheel] options go through strtobool; bdist_wheel reads the old [wheel]
@@ -845,7 +839,7 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
         truthy = _STRTOBOOL_TRUE if item.section == "bdist_wheel" else _TRUE
         if item.value.strip().lower() not in truthy:
             continue
-        warning = _versions(ctx, "75.1.0")
+        warning = ctx.catalogue.between("75.1.0")
         enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
         warns = ctx.catalogue.to_specifiers(warning)
         findings.append(
@@ -881,7 +875,7 @@ def _date(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
 
 
-def _split_requirements(value: str) -> list[str]:
+def split_requirements(value: str) -> list[str]:
     """``_parse_requirements_list``: lines if the value has several, else ``;``-separated
     items (which is how a one-line `foo; python_version<"3"` loses its marker), then what
     ``_reqs.parse_strings`` keeps of them."""
@@ -893,7 +887,7 @@ def _split_requirements(value: str) -> list[str]:
     return list(requirement_lines(items))
 
 
-def _requirement_key(item: _CfgValue) -> bool:
+def _requirement_key(item: CfgValue) -> bool:
     return (
         item.section == "options" and item.key in {"install_requires", "setup_requires"}
     ) or item.section == "options.extras_require"
@@ -903,8 +897,8 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
     from ._values import requirement_problem, specifier_problem
 
     findings = []
-    everywhere = _versions(ctx)
-    for item in _cfg_values(ctx):
+    everywhere = ctx.catalogue.between()
+    for item in cfg_values(ctx):
         value = item.value.strip()
         if value.startswith("file:"):
             if _requirement_key(item):
@@ -915,7 +909,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                         item,
                         "`file:` for requirements needs setuptools 62.6.0; older releases "
                         f"read {value!r} as a requirement and reject it",
-                        _versions(ctx, None, "62.6.0"),
+                        ctx.catalogue.between(None, "62.6.0"),
                         fix='require "setuptools>=62.6" in build-system.requires, or list '
                         "the requirements inline",
                     )
@@ -931,14 +925,14 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                         item,
                         f"{value!r} is not a valid specifier for `packaging` ({problem}); "
                         "setuptools 67 and later reject it",
-                        _versions(ctx, "67.0.0"),
+                        ctx.catalogue.between("67.0.0"),
                         fix="write a PEP 440 specifier such as `>=3.6`",
                     )
                 )
             continue
         if not _requirement_key(item):
             continue
-        for req in _split_requirements(item.value):
+        for req in split_requirements(item.value):
             problem = requirement_problem(req)
             if problem is None:
                 continue
@@ -967,7 +961,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
 def _check_version(ctx: Context) -> Iterable[Finding]:
     from ._values import version_problem
 
-    for item in _cfg_values(ctx):
+    for item in cfg_values(ctx):
         if item.section != "metadata" or item.key != "version":
             continue
         value = item.value.strip()
@@ -983,7 +977,7 @@ def _check_version(ctx: Context) -> Iterable[Finding]:
                 item,
                 f"{value!r} is not a PEP 440 version: setuptools 66 and later fail with "
                 f"`InvalidVersion: {problem}`",
-                _versions(ctx, "66.0.0"),
+                ctx.catalogue.between("66.0.0"),
                 fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
             )
         ]
@@ -991,12 +985,14 @@ def _check_version(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_description(ctx: Context) -> Iterable[Finding]:
-    for item in _cfg_values(ctx):
+    for item in cfg_values(ctx):
         if item.section != "metadata" or item.key not in {"description", "summary"}:
             continue
         if "\n" not in item.value.strip():
             continue
-        failing = _versions(ctx, "51.3.0", "51.3.3") | _versions(ctx, "59.0.0", "59.4.0")
+        failing = ctx.catalogue.between("51.3.0", "51.3.3") | ctx.catalogue.between(
+            "59.0.0", "59.4.0"
+        )
         return [
             _value_finding(
                 ctx,

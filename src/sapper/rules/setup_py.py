@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import datetime as _dt
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +93,7 @@ def _statements(body: Iterable[ast.stmt], *, imports: bool) -> Iterator[ast.stmt
             yield node
 
 
-def _import_sites(tree: ast.Module) -> Iterator[ImportSite]:
+def import_sites(tree: ast.Module) -> Iterator[ImportSite]:
     for node in _statements(tree.body, imports=True):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -107,7 +107,7 @@ def _import_sites(tree: ast.Module) -> Iterator[ImportSite]:
                     )
 
 
-def _parse(ctx: Context) -> ast.Module | None:
+def parse_setup_py(ctx: Context) -> ast.Module | None:
     """setup.py's syntax tree, parsed once per project; None if absent or unparsable."""
 
     def parse() -> ast.Module | None:
@@ -149,15 +149,15 @@ def _missing(cat: Catalogue, module: str) -> frozenset[str]:
     )
 
 
-def _missing_in(ctx: Context, module: str) -> set[str]:
+def missing_in(ctx: Context, module: str) -> set[str]:
     return set(_missing(ctx.catalogue, module))
 
 
 def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
-    tree = _parse(ctx)
+    tree = parse_setup_py(ctx)
     if tree is None:
         return []
-    sites = list(_import_sites(tree))
+    sites = list(import_sites(tree))
     cat = ctx.catalogue
     findings: list[Finding] = []
     seen: set[str] = set()
@@ -168,7 +168,7 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
             continue
         if site.module in seen or site.line in lines:
             continue
-        missing = _missing_in(ctx, site.module)
+        missing = missing_in(ctx, site.module)
         if not missing:
             continue
         seen.add(site.module)
@@ -260,7 +260,7 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
     roots = ("", "src", "lib")
     cat = ctx.catalogue
     findings: list[Finding] = []
-    for site in _import_sites(tree):
+    for site in import_sites(tree):
         top = site.module.split(".")[0]
         if top in ("setuptools", "pkg_resources", "distutils"):
             continue
@@ -275,13 +275,13 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
             if module_tree is None:
                 continue
             package = path.rsplit("/", 1)[0] if "/" in path else ""
-            for inner in _import_sites(module_tree):
+            for inner in import_sites(module_tree):
                 name = inner.module
                 inner_top = name.split(".")[0]
                 if inner_top in ("setuptools", "pkg_resources", "distutils"):
                     if name in seen:
                         continue
-                    missing = _missing_in(ctx, name)
+                    missing = missing_in(ctx, name)
                     if not missing:
                         continue
                     seen.add(name)
@@ -393,7 +393,7 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
 )
 
 
-def _setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
+def setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
     """``setup(...)``/``setuptools.setup(...)`` calls that run at module level."""
     for stmt in _statements(tree.body, imports=False):
         for node in ast.walk(stmt):
@@ -409,12 +409,12 @@ def _falsy_literal(node: ast.expr) -> bool:
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
-    tree = _parse(ctx)
+    tree = parse_setup_py(ctx)
     if tree is None:
         return []
     cat = ctx.catalogue
     findings: list[Finding] = []
-    for call in _setup_calls(tree):
+    for call in setup_calls(tree):
         for kw in call.keywords:
             if kw.arg != "use_2to3":
                 continue
@@ -591,7 +591,7 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
 
 
 def _check_removed_names(ctx: Context) -> Iterable[Finding]:
-    tree = _parse(ctx)
+    tree = parse_setup_py(ctx)
     if tree is None:
         return []
     cat = ctx.catalogue
@@ -752,13 +752,13 @@ def setup_keywords(ctx: Context) -> tuple[Keyword, ...]:
     def compute() -> tuple[Keyword, ...]:
         from ._values import resolve
 
-        tree = _parse(ctx)
+        tree = parse_setup_py(ctx)
         if tree is None:
             return ()
         consts = _constants(ctx)
         files = ctx.files.files
         out: list[Keyword] = []
-        for call in _setup_calls(tree):
+        for call in setup_calls(tree):
             for kw in call.keywords:
                 if kw.arg is not None:
                     value = resolve(kw.value, consts, files)
@@ -804,16 +804,11 @@ def _constants(ctx: Context) -> dict[str, ast.expr]:
     from ._values import module_constants
 
     def compute() -> dict[str, ast.expr]:
-        tree = _parse(ctx)
+        tree = parse_setup_py(ctx)
         return {} if tree is None else module_constants(tree)
 
     consts: dict[str, ast.expr] = ctx.memo("setup.py:constants", compute)
     return consts
-
-
-def _versions_where(ctx: Context, test: Callable[[Version], bool]) -> set[str]:
-    cat = ctx.catalogue
-    return {v for v in cat.universe if test(cat.parsed(v))}
 
 
 def _finding(  # noqa: PLR0917
@@ -841,9 +836,6 @@ def _finding(  # noqa: PLR0917
     )
 
 
-#: Parsed once per bound: the checks compare every release against a few fixed versions.
-_V = functools.lru_cache(maxsize=None)(Version)
-
 _REQUIREMENT_KEYWORDS = ("install_requires", "setup_requires")
 
 
@@ -852,11 +844,12 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
     for kw in setup_keywords(ctx):
         if kw.name not in _REQUIREMENT_KEYWORDS:
             continue
-        if isinstance(kw.value, set) or _is_set_node(kw.node, _constants(ctx)):
-            failing = _versions_where(ctx, lambda v: True)
+        kind_of = _container_kind(kw.node, _constants(ctx))
+        if kind_of == "set":
+            failing = ctx.catalogue.between()
             kind = "a set"
-        elif isinstance(kw.value, dict) or _is_dict_node(kw.node, _constants(ctx)):
-            failing = _versions_where(ctx, lambda v: v < _V("75.3.0"))
+        elif kind_of == "dict":
+            failing = ctx.catalogue.between(None, "75.3.0")
             kind = "a dict"
         else:
             continue
@@ -877,24 +870,17 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-def _is_set_node(node: ast.expr, consts: Mapping[str, ast.expr], depth: int = 0) -> bool:
+def _container_kind(node: ast.expr, consts: Mapping[str, ast.expr], depth: int = 0) -> str | None:
+    """``set`` or ``dict`` when ``node`` (or the constant it names) builds one."""
     if isinstance(node, ast.Name) and node.id in consts and depth < 8:
-        return _is_set_node(consts[node.id], consts, depth + 1)
+        return _container_kind(consts[node.id], consts, depth + 1)
     if isinstance(node, ast.Set | ast.SetComp):
-        return True
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in {"set", "frozenset"}
-    )
-
-
-def _is_dict_node(node: ast.expr, consts: Mapping[str, ast.expr], depth: int = 0) -> bool:
-    if isinstance(node, ast.Name) and node.id in consts and depth < 8:
-        return _is_dict_node(consts[node.id], consts, depth + 1)
+        return "set"
     if isinstance(node, ast.Dict | ast.DictComp):
-        return True
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict"
+        return "dict"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return {"set": "set", "frozenset": "set", "dict": "dict"}.get(node.func.id)
+    return None
 
 
 register(
@@ -986,7 +972,7 @@ def _check_invalid_version(ctx: Context) -> Iterable[Finding]:
             f"with `InvalidVersion: {problem}`",
             kw.line,
             kw.column,
-            _versions_where(ctx, lambda v: v >= _V("66.0.0")),
+            ctx.catalogue.between("66.0.0"),
             fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
         )
     ]
@@ -1167,10 +1153,8 @@ def _check_description_newline(ctx: Context) -> Iterable[Finding]:
             continue
         if "\n" not in kw.value.strip() and "\r" not in kw.value.strip():
             continue
-        failing = _versions_where(
-            ctx,
-            lambda v: _V("51.3.0") <= v < _V("51.3.3") or _V("59.0.0") <= v < _V("59.4.0"),
-        )
+        between = ctx.catalogue.between
+        failing = between("51.3.0", "51.3.3") | between("59.0.0", "59.4.0")
         return [
             _finding(
                 ctx,
@@ -1324,19 +1308,21 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
 
 
 def _check_dry_run(ctx: Context) -> Iterable[Finding]:
-    tree = _parse(ctx)
+    from ._values import func_name
+
+    tree = parse_setup_py(ctx)
     if tree is None:
         return []
     roots: list[ast.AST] = list(_statements(tree.body, imports=False))
     build_classes = _build_command_classes(ctx, tree)
     roots.extend(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name in build_classes)
-    failing = _versions_where(ctx, lambda v: v >= _V("81.0.0"))
+    failing = ctx.catalogue.between("81.0.0")
     findings: list[Finding] = []
     for root in roots:
         for node in ast.walk(root):
             if not isinstance(node, ast.Call):
                 continue
-            name = _func_name_of(node.func)
+            name = func_name(node.func)
             if name is None or not (name in _DRY_RUN_CALLEES or name.endswith("CCompiler")):
                 continue
             kw = next((k for k in node.keywords if k.arg == "dry_run"), None)
@@ -1357,14 +1343,6 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
                 )
             )
     return findings
-
-
-def _func_name_of(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return None
 
 
 register(
@@ -1454,14 +1432,14 @@ def _requires_wheel(ctx: Context) -> bool:
 
 
 def _check_wheel_import(ctx: Context) -> Iterable[Finding]:
-    tree = _parse(ctx)
+    tree = parse_setup_py(ctx)
     if tree is None or _requires_wheel(ctx):
         return []
-    for site in _import_sites(tree):
+    for site in import_sites(tree):
         if site.module != "wheel" and not site.module.startswith("wheel."):
             continue
         # 70.1.0 stopped asking for wheel; 71.0.0 puts its vendored copy on sys.path.
-        failing = _versions_where(ctx, lambda v: _V("70.1.0") <= v < _V("71.0.0"))
+        failing = ctx.catalogue.between("70.1.0", "71.0.0")
         return [
             _finding(
                 ctx,
@@ -1569,24 +1547,21 @@ def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
 
 
 def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
-    tree = _parse(ctx)
+    tree = parse_setup_py(ctx)
     if tree is None:
         return []
     include = any(
         kw.name == "include_package_data" and kw.value is True for kw in setup_keywords(ctx)
     )
     if not include:
-        from ._cfgread import parse_setup_cfg
+        from .setup_cfg import cfg_values
 
-        data = ctx.files.files.get("setup.cfg")
-        if data is not None:
-            parsed = parse_setup_cfg(data, optionxform_str=True, encoding="utf-8")
-            include = any(
-                s == "options"
-                and k.replace("-", "_").lower() == "include_package_data"
-                and v.strip().lower() in {"1", "true", "yes", "on"}
-                for s, k, v in parsed.options
-            )
+        include = any(
+            item.section == "options"
+            and item.key == "include_package_data"
+            and item.value.strip().lower() in {"1", "true", "yes", "on"}
+            for item in cfg_values(ctx, partial=True)
+        )
     if not include:
         return []
     imported = _imported_names(tree)
@@ -1628,7 +1603,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
                         "warn that custom commands must inherit from setuptools",
                         value.lineno,
                         value.col_offset + 1,
-                        _versions_where(ctx, lambda v: _V("58.5.0") <= v < _V("58.5.3")),
+                        ctx.catalogue.between("58.5.0", "58.5.3"),
                         fix="derive the command from `setuptools.command.build_py.build_py`",
                     )
                 ]
