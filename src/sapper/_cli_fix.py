@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
+
+from ._cli_common import add_index_options, add_rule_selection
 
 __all__ = ["add_parser"]
 
@@ -37,10 +38,6 @@ exit codes:
 """
 
 
-def _codes(text: str) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
-
-
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "fix",
@@ -69,34 +66,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="also make the edits that change requirements or code (marked unsafe)",
     )
-    parser.add_argument(
-        "--select",
-        metavar="CODES",
-        type=_codes,
-        default=(),
-        help="only fix these rule codes or prefixes (comma-separated)",
+    add_rule_selection(
+        parser,
+        select_help="only fix these rule codes or prefixes (comma-separated)",
+        ignore_help="do not fix these rule codes or prefixes (comma-separated)",
     )
-    parser.add_argument(
-        "--ignore",
-        metavar="CODES",
-        type=_codes,
-        default=(),
-        help="do not fix these rule codes or prefixes (comma-separated)",
-    )
-    parser.add_argument(
-        "--index-url",
-        metavar="URL",
-        default=os.environ.get("SAPPER_INDEX_URL"),
-        help="simple-API index for requirement targets (default: $SAPPER_INDEX_URL or "
-        "https://pypi.org/simple)",
-    )
-    parser.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        type=Path,
-        help="download cache (default: $SAPPER_CACHE_DIR or the user cache directory)",
-    )
-    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    add_index_options(parser)
     parser.set_defaults(handler=_run)
 
 

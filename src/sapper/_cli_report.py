@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._cli_common import DEFAULT_STORE, positive_int
+
 __all__ = ["add_parser"]
 
 _DESCRIPTION = """\
@@ -22,21 +24,6 @@ exit codes:
   2  usage error (no result store at the given path, bad option)
   3  the store cannot be read (damaged, foreign, newer schema)
 """
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        msg = f"--top {text!r}: pass a positive whole number"
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-#: ``sapper.report.DEFAULT_STORE``, spelled out so that building the parser imports nothing.
-DEFAULT_STORE = Path(".sapper/scan.duckdb")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -67,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument(
         "--top",
-        type=_positive,
+        type=positive_int,
         default=20,
         metavar="K",
         help="how many at-risk projects to list (default: 20; the terminal shows at most 10)",

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ._cli_common import (
+    DEFAULT_STORE,
+    add_index_options,
+    add_rule_selection,
+    positive_int,
+    progress_enabled,
+)
 from ._exceptions import UsageError
 
 if TYPE_CHECKING:
@@ -15,7 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser"]
 
-_DEFAULT_DB = Path(".sapper/scan.duckdb")
 _DEFAULT_DASK_DB = Path(".sapper/scan-parquet")
 
 
@@ -30,21 +35,6 @@ def _top_list_date() -> str:
         return str(json.loads(head.split(',"rows"', 1)[0] + "}")["date"])
     except (ValueError, KeyError):  # pragma: no cover - the file is ours
         return "unknown"
-
-
-def _codes(text: str) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        msg = f"{text!r} is not a positive whole number"
-        raise argparse.ArgumentTypeError(msg)
-    return value
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -71,7 +61,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--top",
         metavar="N",
-        type=_positive,
+        type=positive_int,
         help=f"add the N most-downloaded projects on PyPI (list of {date})",
     )
     parser.add_argument(
@@ -85,14 +75,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--db",
         metavar="PATH",
         type=Path,
-        help=f"result store: a .duckdb file (default {_DEFAULT_DB}) or a directory of Parquet "
+        help=f"result store: a .duckdb file (default {DEFAULT_STORE}) or a directory of Parquet "
         f"partitions (default with --engine dask: {_DEFAULT_DASK_DB})",
     )
     parser.add_argument(
         "-j",
         "--jobs",
         metavar="N",
-        type=_positive,
+        type=positive_int,
         help="worker processes (default: one per CPU)",
     )
     parser.add_argument("--engine", choices=("process", "dask"), default="process")
@@ -104,23 +94,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--connections",
         metavar="N",
-        type=_positive,
+        type=positive_int,
         default=4,
         help="concurrent downloads from the index (default 4)",
     )
-    parser.add_argument(
-        "--index-url",
-        metavar="URL",
-        default=os.environ.get("SAPPER_INDEX_URL"),
-        help="simple-API index (default: $SAPPER_INDEX_URL or https://pypi.org/simple)",
-    )
-    parser.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        type=Path,
-        help="download cache, shared with `sapper check` (default: $SAPPER_CACHE_DIR or the "
-        "user cache directory)",
-    )
+    add_index_options(parser, no_cache=False)
     parser.add_argument(
         "--retry-failed",
         action="store_true",
@@ -132,20 +110,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="read every archive to its end, even when the selected rules need only a few "
         "files (see --select)",
     )
-    parser.add_argument(
-        "--select",
-        metavar="CODES",
-        type=_codes,
-        default=(),
-        help="only these rule codes or prefixes (comma-separated); with only SC rules, "
+    add_rule_selection(
+        parser,
+        select_help="only these rule codes or prefixes (comma-separated); with only SC rules, "
         "reading a tar archive stops once setup.cfg, pyproject.toml and PKG-INFO are read",
-    )
-    parser.add_argument(
-        "--ignore",
-        metavar="CODES",
-        type=_codes,
-        default=(),
-        help="skip these rule codes or prefixes (comma-separated)",
+        ignore_help="skip these rule codes or prefixes (comma-separated)",
     )
     parser.add_argument(
         "--export",
@@ -164,7 +133,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
-    db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else _DEFAULT_DB)
+    db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else DEFAULT_STORE)
     if not args.sources and args.top is None:
         if args.export is None:
             msg = "give something to scan (SOURCE... or --top N), or --export FILE"
@@ -192,9 +161,7 @@ def _run(args: argparse.Namespace) -> int:
             ignore=args.ignore,
         ),
     )
-    show = args.progress == "always" or (
-        args.progress == "auto" and sys.stderr.isatty() and not os.environ.get("CI")
-    )
+    show = args.progress == "always" or (args.progress == "auto" and progress_enabled())
     bar = _Bar() if show else None
     try:
         summary = scan(

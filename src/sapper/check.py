@@ -16,7 +16,14 @@ from .rules import Context, all_rules
 from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
 
-__all__ = ["Options", "check_files", "check_target", "check_targets", "classify_target"]
+__all__ = [
+    "Options",
+    "check_files",
+    "check_target",
+    "check_targets",
+    "classify_target",
+    "selected",
+]
 
 
 def _today() -> _dt.date:
@@ -44,10 +51,11 @@ class Options:
     today: _dt.date | None = None
 
 
-def _selected(code: str, options: Options) -> bool:
-    if options.select and not any(code.startswith(p) for p in options.select):
+def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """Whether ``--select``/``--ignore`` (codes or prefixes) let rule ``code`` run."""
+    if select and not code.startswith(select):
         return False
-    return not any(code.startswith(p) for p in options.ignore)
+    return not code.startswith(ignore)
 
 
 def status_at(finding: Finding, version: str) -> Status:
@@ -140,7 +148,7 @@ def check_files(
         errors.append(ErrorRecord(type="pyproject", message=bs.error))
     if bs.uses_setuptools != "no":
         for rule in all_rules():
-            if not _selected(rule.code, options):
+            if not selected(rule.code, options.select, options.ignore):
                 continue
             findings.extend(rule.check(ctx))
     findings = _reachable(findings, bs, cat)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
+from ._cli_common import add_index_options, add_rule_selection, progress_enabled
 from ._exceptions import SapperError, UsageError
 from ._version import __version__
 
@@ -38,10 +37,6 @@ exit codes:
   2  usage error
   3  a target could not be analysed (damaged archive, download failed, ...)
 """
-
-
-def _codes(text: str) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -92,33 +87,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="X.Y",
         help="build Python version: caps setuptools at the newest release supporting it",
     )
-    check.add_argument(
-        "--index-url",
-        metavar="URL",
-        default=os.environ.get("SAPPER_INDEX_URL"),
-        help="simple-API index to resolve requirements on (default: $SAPPER_INDEX_URL or "
-        "https://pypi.org/simple)",
-    )
-    check.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        type=Path,
-        help="download cache (default: $SAPPER_CACHE_DIR or the user cache directory)",
-    )
-    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    check.add_argument(
-        "--select",
-        metavar="CODES",
-        type=_codes,
-        default=(),
-        help="only these rule codes or prefixes (comma-separated)",
-    )
-    check.add_argument(
-        "--ignore",
-        metavar="CODES",
-        type=_codes,
-        default=(),
-        help="skip these rule codes or prefixes (comma-separated)",
+    add_index_options(check)
+    add_rule_selection(
+        check,
+        select_help="only these rule codes or prefixes (comma-separated)",
+        ignore_help="skip these rule codes or prefixes (comma-separated)",
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     check.add_argument(
@@ -138,10 +111,6 @@ def _parser() -> argparse.ArgumentParser:
     for name in _SUBCOMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
     return parser
-
-
-def _progress_enabled() -> bool:
-    return sys.stderr.isatty() and not os.environ.get("CI")
 
 
 def _run_check(args: argparse.Namespace) -> int:
@@ -168,7 +137,7 @@ def _run_check(args: argparse.Namespace) -> int:
         no_cache=args.no_cache,
     )
     total = len(args.targets)
-    show = _progress_enabled() and total > 1
+    show = progress_enabled() and total > 1
 
     def progress(i: int, target: str) -> None:
         sys.stderr.write(f"\r\x1b[K[{i + 1}/{total}] checking {target}")

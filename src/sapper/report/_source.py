@@ -16,17 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from .._cli_common import DEFAULT_STORE
 from .._exceptions import SapperError, UsageError
+from ..scan.store import SCHEMA_VERSION
 
 if TYPE_CHECKING:
     import duckdb
 
 __all__ = ["DEFAULT_STORE", "SCHEMA_VERSION", "Store", "StoreError", "open_store"]
-
-#: Where ``sapper scan`` writes by default, relative to the working directory.
-DEFAULT_STORE = Path(".sapper/scan.duckdb")
-#: The store schema this report understands (``meta.schema_version``).
-SCHEMA_VERSION = "1"
 
 #: The columns the report reads.
 _NEEDED = {

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from .._exceptions import SapperError, TargetError
-from ..check import Options, check_files
+from ..check import Options, check_files, selected
 from ..model import ErrorRecord, Project, TargetKind, TargetResult
 from ..project import build_system, load_pyproject
 from ..render.json import result_dict
@@ -56,9 +56,7 @@ def read_plan(select: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str
     needs = set(_IDENTITY)
     for rule in all_rules():
         code = rule.code
-        if select and not code.startswith(select):
-            continue
-        if ignore and code.startswith(ignore):
+        if not selected(code, select, ignore):
             continue
         prefix = next((p for p in EARLY_STOP_RULES if code.startswith(p)), None)
         if prefix is None:

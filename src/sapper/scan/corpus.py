@@ -12,12 +12,13 @@ import datetime as _dt
 import functools
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+
+from packaging.utils import canonicalize_name
 
 from .._exceptions import FetchError, UsageError
 from ..sources import is_sdist_filename
@@ -62,12 +63,12 @@ class TopList:
         """The 30-day download count of ``project``, or None when it is not on the list."""
         if not project:
             return None
-        return _counts(self).get(_canonical(project))
+        return _counts(self).get(canonicalize_name(project))
 
 
 @functools.lru_cache(maxsize=4)
 def _counts(top: TopList) -> dict[str, int]:
-    return {_canonical(name): count for name, count in top.rows}
+    return {canonicalize_name(name): count for name, count in top.rows}
 
 
 @functools.cache
@@ -79,10 +80,6 @@ def top_list() -> TopList:
         source=str(raw["source"]),
         rows=tuple((str(name), int(count)) for name, count in raw["rows"]),
     )
-
-
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 # --------------------------------------------------------------------------- versions

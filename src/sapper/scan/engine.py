@@ -33,7 +33,7 @@ from .analyse import (
     sdist_file,
 )
 from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
-from .store import Row, Store, open_store, utcnow
+from .store import SCHEMA_VERSION, Row, Store, open_store, utcnow
 
 if TYPE_CHECKING:
     from ..pypi import Index
@@ -218,7 +218,7 @@ def scan(
         meta = store.meta()
         store.set_meta(
             {
-                "schema_version": "1",
+                "schema_version": SCHEMA_VERSION,
                 "sapper_version": __version__,
                 "newest_setuptools": catalogue().newest,
                 "top_list_date": top_list().date if top else meta.get("top_list_date"),
