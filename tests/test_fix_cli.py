@@ -138,3 +138,26 @@ def test_sdist_whose_setup_cfg_is_a_link_is_a_target_error(tmp_path, capsys) -> 
         tf.addfile(link)
     assert main(["fix", "-o", str(tmp_path / "out"), str(path)]) == 3
     assert "not a regular member" in capsys.readouterr().err
+
+
+def test_fix_edits_only_what_check_reports(tmp_path) -> None:
+    """build-system.requires caps setuptools below 70: `check` reports neither the overdue
+    `universal` nor the test command (still there before 72), so `fix` leaves both."""
+    from helpers import project
+
+    from sapper.check import Options, check_files
+    from sapper.fix import fix_files
+
+    files = project(
+        {
+            "pyproject.toml": '[build-system]\nrequires = ["setuptools<70"]\n'
+            'build-backend = "setuptools.build_meta"\n',
+            "setup.cfg": "[metadata]\nname = x\n\n[bdist_wheel]\nuniversal = 1\n",
+            "setup.py": "from setuptools import setup\nfrom setuptools.command.test import test\n"
+            'setup(cmdclass={"test": test})\n',
+        }
+    )
+    assert check_files(files, target="t", kind="directory", options=Options()).findings == ()
+    result = fix_files(files, unsafe_fixes=True)
+    assert result.files == {}
+    assert result.edits == ()

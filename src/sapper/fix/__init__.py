@@ -99,12 +99,6 @@ class FixResult:
         return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
 
 
-def _selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    if select and not any(code.startswith(p) for p in select):
-        return False
-    return not any(code.startswith(p) for p in ignore)
-
-
 def fix_files(
     files: ProjectFiles,
     *,
@@ -119,12 +113,20 @@ def fix_files(
     findings decide what is fixed, so a fixed project has no findings left for the rules
     fixed, except for the edits reported as unsafe or skipped.
     """
-    from ..project import build_system, load_pyproject
+    from ..check import Options, check_files
     from . import setup_cfg, setup_py
 
-    if build_system(load_pyproject(files)).uses_setuptools == "no":
-        # Another backend builds the project: setuptools never reads these files, and
-        # `sapper check` reports nothing for them.
+    # What `sapper check` reports decides which rules are fixed: nothing for projects built
+    # by another backend, nothing a finding outside the setuptools versions the project
+    # allows would have asked for.
+    checked = check_files(
+        files,
+        target=files.label,
+        kind="directory",
+        options=Options(select=select, ignore=ignore, today=today),
+    )
+    reported = {f.code for f in checked.findings}
+    if not reported:
         return FixResult(label=files.label)
     new_files: dict[str, bytes] = {}
     originals: dict[str, bytes] = {}
@@ -132,7 +134,7 @@ def fix_files(
     py_info = setup_py.setup_py_info(files.files.get("setup.py"))
 
     def want(code: str) -> bool:
-        return _selected(code, select, ignore)
+        return code in reported
 
     cfg = files.files.get("setup.cfg")
     if cfg is not None and any(want(code) for code in setup_cfg.FIXED_CODES):
@@ -147,7 +149,7 @@ def fix_files(
     if py is not None and (want("SP001") or want("SP002")):
         new_py, py_edits = setup_py.fix_setup_py(py, want=want, unsafe_fixes=unsafe_fixes)
         edits.extend(py_edits)
-        edits.extend(setup_py.unhandled(files, py_edits, want=want, today=today))
+        edits.extend(setup_py.unhandled(checked.findings, py_edits))
         if new_py is not None and new_py != py:
             new_files["setup.py"] = new_py
             originals["setup.py"] = py
@@ -195,9 +197,7 @@ def load_target(
             msg = f"{target}: cannot read the file ({exc.strerror}); check its path"
             raise TargetError(msg) from exc
         files = read_sdist(data, label=path.name)
-        return LoadedTarget(
-            target=target, kind=kind, files=files, archive=data, filename=path.name
-        )
+        return LoadedTarget(target=target, kind=kind, files=files, archive=data, filename=path.name)
     from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
 
     index = Index(

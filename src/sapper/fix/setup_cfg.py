@@ -22,8 +22,8 @@ from .setup_py import SetupPyInfo
 __all__ = ["FIXED_CODES", "IniDoc", "fix_setup_cfg"]
 
 PATH = "setup.cfg"
-#: Rules whose findings are fixed here. SC008 and SC009 check values, not keys; they are
-#: looked up in the registry, which has them since they were added.
+#: Rules whose findings are fixed here; SC008 and SC009 check values, not keys, and are run
+#: through the registry rather than the shared key analysis.
 FIXED_CODES = ("SC001", "SC002", "SC008", "SC009")
 _VALUE_CODES = ("SC008", "SC009")
 
@@ -218,9 +218,7 @@ class IniDoc:
         self._insert_after(opt.last, [f"{indent}{v}{self.newline}" for v in values])
         opt.value = "\n".join([opt.value, *values]).strip()
 
-    def add_option(
-        self, section: str, key: str, first: str, values: tuple[str, ...] = ()
-    ) -> None:
+    def add_option(self, section: str, key: str, first: str, values: tuple[str, ...] = ()) -> None:
         """Add ``key = first`` and continuation ``values`` to ``section`` (created if needed)."""
         nl = self.newline
         indent = self.continuation_indent()
@@ -363,13 +361,11 @@ class _Fixer:
                 skipped=True,
             )
 
-    def rename_to(
-        self, code: str, opt: _Option, new: str, *, why: str, record: bool = True
-    ) -> None:
+    def rename_to(self, code: str, opt: _Option, new: str, *, why: str) -> None:
         other = self.doc.find(opt.section, new, exclude=opt)
         if other is not None:
             if other.value == opt.value:
-                if not record or self.report(
+                if self.report(
                     code, opt, f"`{opt.key}` duplicates `{other.key}` with the same value; removed"
                 ):
                     self.doc.delete(opt)
@@ -382,7 +378,7 @@ class _Fixer:
                     skipped=True,
                 )
             return
-        if not record or self.report(code, opt, f"`{opt.key}` -> `{new}` ({why})"):
+        if self.report(code, opt, f"`{opt.key}` -> `{new}` ({why})"):
             self.doc.rename(opt, new)
 
     def universal(self, code: str, opt: _Option) -> None:
@@ -471,9 +467,8 @@ class _Fixer:
         ctype_dash = self.doc.find("metadata", "description_content_type")
         if ctype is None and ctype_dash is None:
             lines.append(("long_description_content_type", _content_type(targets[0])))
-        message = (
-            f"`{key}` (a pbr key setuptools never read) -> "
-            + " and ".join(f"`{k} = {v}`" for k, v in lines)
+        message = f"`{key}` (a pbr key setuptools never read) -> " + " and ".join(
+            f"`{k} = {v}`" for k, v in lines
         )
         if self.report(code, opt, message):
             self.doc.replace_option(opt, lines)
@@ -602,11 +597,7 @@ def fix_setup_cfg(
 
     Returns the new content (None when the file cannot be edited) and the edits.
     """
-    from ..rules import Context, all_rules
-
-    # Load every rule family first: importing one family module directly would leave the
-    # registry partial (it is filled only when found empty).
-    all_rules()
+    from ..rules import Context, get_rule
     from ..rules.setup_cfg import analyse_setup_cfg
     from ..versions import catalogue
 
@@ -618,8 +609,6 @@ def fix_setup_cfg(
         catalogue=catalogue(),
         today=today or _dt.datetime.now(tz=_dt.timezone.utc).date(),
     )
-    from ..rules import get_rule
-
     findings = list(analyse_setup_cfg(ctx))
     for code in _VALUE_CODES:
         rule = get_rule(code)

@@ -28,6 +28,8 @@ from . import Edit, Status
 if TYPE_CHECKING:
     import libcst as cst
 
+    from ..model import Finding
+
 __all__ = ["SetupPyInfo", "fix_setup_py", "setup_py_info"]
 
 PATH = "setup.py"
@@ -186,8 +188,7 @@ _UNSAFE_WHY = {
         "string now raises InvalidVersion"
     ),
     "importlib.resources": (
-        "; importlib.resources imports the package (Python >= 3.9) where resource_filename "
-        "did not"
+        "; importlib.resources imports the package (Python >= 3.9) where resource_filename did not"
     ),
 }
 
@@ -251,11 +252,7 @@ def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -
         if not (is_attr_name(n) or is_kwarg_name(n)):
             refs.setdefault(n.value, []).append(n)
 
-    setup_calls = [
-        n
-        for n in parents
-        if isinstance(n, cst.Call) and _is_setup_call(n)
-    ]
+    setup_calls = [n for n in parents if isinstance(n, cst.Call) and _is_setup_call(n)]
 
     # SP002: use_2to3=
     if want("SP002"):
@@ -289,6 +286,7 @@ def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -
         return plan
 
     body = list(wrapper.module.body)
+
     # SP001: from setuptools.command.test import test [as X], used only as a cmdclass value,
     # or only as the base of module-level classes that are only used as cmdclass values.
     def inside(node: Any, container: Any) -> bool:
@@ -375,8 +373,7 @@ def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -
                     "setuptools.command.test import"
                     + (f", the class {class_names} built on it" if classes else "")
                     + " and the `cmdclass` entry removed (setuptools has no test command "
-                    "since 72)"
-                    + ("" if safe else "; the class's code and comments go with it")
+                    "since 72)" + ("" if safe else "; the class's code and comments go with it")
                 ),
                 safe=safe,
                 status=st,
@@ -442,9 +439,9 @@ def _plan_pkg_resources(
                             stmt,
                             None,
                             {
-                                (
-                                    _dotted(a.asname.name) if a.asname else _dotted(a.name)
-                                ): _dotted(a.name)
+                                (_dotted(a.asname.name) if a.asname else _dotted(a.name)): _dotted(
+                                    a.name
+                                )
                                 for a in small.names
                             },
                         )
@@ -476,7 +473,7 @@ def _plan_pkg_resources(
     replace: dict[Any, Any] = {}
     modules: dict[str, bool] = {}  # new module -> safe
     for _stmt, module_alias, mapping in stmts:
-        for local, real in ([(module_alias, None)] if module_alias else list(mapping.items())):
+        for local, real in [(module_alias, None)] if module_alias else list(mapping.items()):
             for use in refs.get(local, []):
                 if real is None:  # pkg_resources.<func>(...)
                     attr = parents.get(use)
@@ -640,9 +637,7 @@ def fix_setup_py(
                     carried = []
                 body.extend(new)
             if carried:
-                return updated_node.with_changes(
-                    body=body, footer=[*carried, *updated_node.footer]
-                )
+                return updated_node.with_changes(body=body, footer=[*carried, *updated_node.footer])
             return updated_node.with_changes(body=body)
 
     new_module = module.visit(Rewrite())
@@ -675,35 +670,19 @@ def fix_setup_py(
     return new_module.bytes, plan.edits
 
 
-def unhandled(
-    files: Any, edits: Sequence[Edit], *, want: Callable[[str], bool], today: Any = None
-) -> list[Edit]:
+def unhandled(findings: Sequence[Finding], edits: Sequence[Edit]) -> list[Edit]:
     """A "left to fix by hand" edit for each SP001/SP002 finding no edit covers."""
-    import datetime as _dt
-
-    from ..check import Options, check_files
-
-    codes = tuple(c for c in ("SP001", "SP002") if want(c))
-    if not codes:
-        return []
-    result = check_files(
-        files,
-        target=files.label,
-        kind="directory",
-        options=Options(select=codes, today=today or _dt.datetime.now(tz=_dt.timezone.utc).date()),
-    )
     covered = {(e.code, e.line) for e in edits}
-    out: list[Edit] = []
-    for finding in result.findings:
-        if finding.path != PATH or (finding.code, finding.line) in covered:
-            continue
-        out.append(
-            Edit(
-                code=finding.code,
-                path=PATH,
-                line=finding.line,
-                message=f"no automatic fix: {finding.message}",
-                status="skipped",
-            )
+    return [
+        Edit(
+            code=finding.code,
+            path=PATH,
+            line=finding.line,
+            message=f"no automatic fix: {finding.message}",
+            status="skipped",
         )
-    return out
+        for finding in findings
+        if finding.code in ("SP001", "SP002")
+        and finding.path == PATH
+        and (finding.code, finding.line) not in covered
+    ]
