@@ -117,6 +117,16 @@ def test_zip_rewritten_member_by_member() -> None:
         assert b.read("x-1.0/PKG-INFO") == a.read("x-1.0/PKG-INFO")
 
 
+def test_zip_with_data_before_it_is_rewritten() -> None:
+    """A zip behind a stub (which read_sdist accepts) is recognised as a zip here too."""
+    data = b"#!/bin/sh\nexit 0\n" + _zip()
+    files = read_sdist(data, label="x-1.0.zip")
+    result = fix_files(files)
+    repaired = rewrite_sdist(data, files, result.files)
+    with zipfile.ZipFile(io.BytesIO(repaired)) as b:
+        assert b.read("x-1.0/setup.cfg") == FIXED_CFG
+
+
 def test_file_that_is_a_link_in_the_archive_is_refused() -> None:
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w") as tf:

@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "Limits",
     "ProjectFiles",
+    "archive_format",
     "default_wanted",
     "is_sdist_filename",
     "read_directory",
@@ -296,6 +297,15 @@ def _member_path(label: str, raw: str) -> str:
             raise _hostile(label, raw, "has a '..' component")
         return "/".join(parts)
     return name.rstrip("/")
+
+
+def archive_format(data: bytes) -> str | None:
+    """``gzip``, ``bzip2``, ``xz``, ``tar`` or ``zip`` (also with data before the zip, such
+    as a self-extracting stub), or None when ``data`` is none of them."""
+    fmt = _format_of(data[:1024])
+    if fmt is None and zipfile.is_zipfile(io.BytesIO(data)):
+        fmt = "zip"
+    return fmt
 
 
 def _format_of(head: bytes) -> str | None:
@@ -863,9 +873,7 @@ def read_sdist(
             "to read it (raise `max_archive_size` if it is genuine)"
         )
         raise ArchiveError(msg)
-    fmt = _format_of(data[:1024])
-    if fmt is None and zipfile.is_zipfile(io.BytesIO(data)):
-        fmt = "zip"  # data before the zip, such as a self-extracting stub
+    fmt = archive_format(data)
     if fmt == "zip":
         return _read_zip(data, label, wanted, limits)
     if fmt in ("gzip", "bzip2", "xz", "tar"):

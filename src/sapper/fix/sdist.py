@@ -18,21 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .._exceptions import ArchiveError
-from ..sources import ProjectFiles
+from ..sources import ProjectFiles, archive_format
 
 __all__ = ["rewrite_sdist", "write_sdist_bytes"]
-
-
-def _format(data: bytes) -> str:
-    if data[:2] == b"\x1f\x8b":
-        return "gzip"
-    if data[:3] == b"BZh":
-        return "bzip2"
-    if data[:6] == b"\xfd7zXZ\x00":
-        return "xz"
-    if data[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
-        return "zip"
-    return "tar"
 
 
 def _normal(name: str) -> str:
@@ -54,7 +42,7 @@ def rewrite_sdist(data: bytes, files: ProjectFiles, new_files: Mapping[str, byte
         msg = "PKG-INFO is never rewritten"
         raise ArchiveError(msg)
     targets = _targets(files, new_files)
-    fmt = _format(data)
+    fmt = archive_format(data) or "tar"  # read_sdist has accepted the archive
     if fmt == "zip":
         out = _rewrite_zip(data, targets, files.label)
     else:
