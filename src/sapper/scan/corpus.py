@@ -294,8 +294,9 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
 def _select(
     versions: list[Version], files: dict[Version, list[SdistFile]], policy: VersionPolicy
 ) -> list[Version]:
-    finals = [v for v in versions if not v.is_prerelease]
-    pool = sorted(finals or versions)
+    # `versions` went through the specifier's filter, which already applies pip's rule:
+    # pre-releases only when the requirement names one or nothing else matches.
+    pool = sorted(versions)
     if policy.kind == "all":
         return pool
     if policy.kind == "newest":

@@ -317,7 +317,7 @@ def _resolve_all(
     keys: set[str] = set()
     for group in results:
         for job in group:
-            key = job.sha256 or f"path:{job.path}"
+            key = job.sha256 or (f"path:{job.path}" if job.path else f"url:{job.url}")
             if key not in keys:
                 keys.add(key)
                 jobs.append(job)

@@ -1,10 +1,10 @@
 """The result store of ``sapper scan``: a DuckDB file, or a directory of Parquet partitions.
 
 A DuckDB file (``.sapper/scan.duckdb``) has the tables ``meta``, ``sdists`` and ``findings``
-(:data:`DDL`). The Dask engine, and any store whose path does not end in ``.duckdb``, writes a
-directory instead: ``meta.json``, ``sdists/part-*.parquet`` and ``findings/part-*.parquet``
-with the same columns (``result`` as a JSON string). :func:`open_results` reads either the
-same way.
+(:data:`DDL`). A store whose path ends in neither ``.duckdb`` nor ``.db`` (the Dask engine's
+default) is a directory instead: ``meta.json``, ``sdists/part-*.parquet`` and
+``findings/part-*.parquet`` with the same columns (``result`` as a JSON string).
+:func:`open_results` reads either the same way.
 
 Only one process writes a store. Rows are written in batches, each batch in one transaction
 (DuckDB) or as one partition renamed into place (Parquet), so a scan killed at any moment
@@ -445,4 +445,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return list(value)
     return value
-
