@@ -22,7 +22,7 @@ what is fixed:
                 (description-file -> long_description = file: ..., home-page -> url, ...);
                 edited line by line: comments, order and indentation stay
   SC008         license = file: X in setup.cfg -> license_files = X
-  SC009         [bdist_wheel] universal = 1 removed
+  SC009         universal = 1 removed from [bdist_wheel] (or the old [wheel] section)
   SP001         setup.py: the setuptools.command.test import and its cmdclass entry;
                 pkg_resources get_distribution(x).version, parse_version, resource_filename
   SP002         setup.py: use_2to3= in setup()
