@@ -164,6 +164,7 @@ def check_files(
         errors=tuple(errors),
         backend=bs.backend,
         sha256=sha256,
+        uses_setuptools=bs.uses_setuptools != "no",
     )
 
 

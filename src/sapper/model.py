@@ -102,3 +102,6 @@ class TargetResult:
     backend: str | None = None
     #: sha256 of the archive for sdist and pypi targets.
     sha256: str | None = None
+    #: Whether setuptools builds the project (or an in-tree backend assumed to wrap it);
+    #: None when the target could not be analysed.
+    uses_setuptools: bool | None = None

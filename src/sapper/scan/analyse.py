@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Final
 from .._exceptions import SapperError, TargetError
 from ..check import Options, check_files, selected
 from ..model import ErrorRecord, Project, TargetKind, TargetResult
-from ..project import build_system, load_pyproject
 from ..render.json import result_dict
 from ..sources import default_wanted, read_sdist
 from ..versions import catalogue, contains
@@ -96,15 +95,14 @@ def _merged(ranges: tuple[str, ...]) -> tuple[str, ...]:
     return cat.to_specifiers(v for v in cat.universe if contains(ranges, v))
 
 
-def make_row(job: Job, result: TargetResult, *, seconds: float, uses_setuptools: bool) -> Row:
-    """The store row of ``result`` (``uses_setuptools``: the project's backend is setuptools
-    or wraps it; otherwise the outcomes are ``unknown``)."""
+def make_row(job: Job, result: TargetResult, *, seconds: float) -> Row:
+    """The store row of ``result`` (outcomes are ``unknown`` for another build backend)."""
     newest = catalogue().newest
     findings = result.findings
     outcome: str | None = None
     enforced: str | None = None
     if result.verdict is not None:
-        if not uses_setuptools:
+        if not result.uses_setuptools:
             outcome = enforced = "unknown"
         else:
             outcome = "fails" if any(contains(f.fails, newest) for f in findings) else "builds"
@@ -183,7 +181,7 @@ def failed_row(job: Job, error: ErrorRecord, *, seconds: float = 0.0) -> Row:
         errors=(error,),
         sha256=job.sha256,
     )
-    return make_row(job, result, seconds=seconds, uses_setuptools=False)
+    return make_row(job, result, seconds=seconds)
 
 
 def analyse(job: Job, data: bytes, options: AnalyseOptions) -> Row:
@@ -192,7 +190,6 @@ def analyse(job: Job, data: bytes, options: AnalyseOptions) -> Row:
     label = job.filename or (Path(job.path).name if job.path else job.target)
     kind: TargetKind = "sdist" if job.path else "pypi"
     sha256 = job.sha256 or hashlib.sha256(data).hexdigest()
-    uses = False
     try:
         plan = None
         if options.early_stop:
@@ -203,7 +200,6 @@ def analyse(job: Job, data: bytes, options: AnalyseOptions) -> Row:
             wanted=plan.__contains__ if plan is not None else default_wanted,
             stop_after=plan or (),
         )
-        uses = build_system(load_pyproject(files)).uses_setuptools != "no"
         project = Project(name=job.project, version=job.version) if job.project else None
         result = check_files(
             files,
@@ -230,7 +226,7 @@ def analyse(job: Job, data: bytes, options: AnalyseOptions) -> Row:
             errors=(ErrorRecord(type="internal", message=f"{label}: {type(exc).__name__}: {exc}"),),
             sha256=sha256,
         )
-    return make_row(job, result, seconds=time.perf_counter() - start, uses_setuptools=uses)
+    return make_row(job, result, seconds=time.perf_counter() - start)
 
 
 def read_local(job: Job) -> tuple[Job, bytes]:
