@@ -311,21 +311,31 @@ def _totals(con: duckdb.DuckDBPyConnection) -> Totals:
     )
 
 
-def _rules(con: duckdb.DuckDBPyConnection) -> tuple[RuleRow, ...]:
-    slugs = {
-        str(c): str(s)
-        for c, s in con.execute("SELECT code, any_value(slug) FROM findings GROUP BY 1").fetchall()
-    }
-    due = {
-        (str(c), st): d
-        for c, st, d in con.execute(
-            "SELECT code, status, max(due_date) FROM findings GROUP BY ALL"
-        ).fetchall()
-    }
-    any_due = {
-        str(c): d
-        for c, d in con.execute("SELECT code, max(due_date) FROM findings GROUP BY 1").fetchall()
-    }
+@dataclass(frozen=True, slots=True)
+class _FindingFacts:
+    """Per rule and status, from one pass over the findings: the slug and the due date."""
+
+    slugs: dict[str, str]
+    due: dict[tuple[str, str], str | None]
+
+    def any_due(self, code: str) -> str | None:
+        dates = [d for (c, _), d in self.due.items() if c == code and d is not None]
+        return max(dates) if dates else None
+
+
+def _finding_facts(con: duckdb.DuckDBPyConnection) -> _FindingFacts:
+    slugs: dict[str, str] = {}
+    due: dict[tuple[str, str], str | None] = {}
+    for c, st, d, slug in con.execute(
+        "SELECT code, status, max(due_date), any_value(slug) FROM findings GROUP BY ALL"
+    ).fetchall():
+        due[(str(c), str(st))] = d
+        slugs[str(c)] = str(slug or "")
+    return _FindingFacts(slugs=slugs, due=due)
+
+
+def _rules(con: duckdb.DuckDBPyConnection, facts: _FindingFacts) -> tuple[RuleRow, ...]:
+    slugs, due = facts.slugs, facts.due
     by_status = _grouped(
         con,
         "f.code, f.status",
@@ -347,7 +357,7 @@ def _rules(con: duckdb.DuckDBPyConnection) -> tuple[RuleRow, ...]:
                 summary=summary,
                 status=None,
                 count=count,
-                due_date=any_due.get(code),
+                due_date=facts.any_due(code),
             )
         )
         statuses = sorted(
@@ -382,7 +392,9 @@ def _years(con: duckdb.DuckDBPyConnection) -> tuple[YearRow, ...]:
     )
 
 
-def _what_if(con: duckdb.DuckDBPyConnection, n_examples: int = 10) -> tuple[WhatIf, ...]:
+def _what_if(
+    con: duckdb.DuckDBPyConnection, facts: _FindingFacts, n_examples: int = 10
+) -> tuple[WhatIf, ...]:
     source = (
         "(SELECT * FROM _report_f WHERE status IN ('overdue', 'deprecated')) AS f "
         "JOIN {rel} AS s USING (key)"
@@ -406,13 +418,7 @@ def _what_if(con: duckdb.DuckDBPyConnection, n_examples: int = 10) -> tuple[What
                 downloads=None if downloads is None else int(downloads),
             )
         )
-    due: dict[tuple[str, str], str | None] = {}
-    slugs: dict[str, str] = {}
-    for c, st, d, slug in con.execute(
-        "SELECT code, status, max(due_date), any_value(slug) FROM findings GROUP BY ALL"
-    ).fetchall():
-        due[(str(c), str(st))] = d
-        slugs[str(c)] = str(slug or "")
+    due, slugs = facts.due, facts.slugs
     keys = sorted(
         ((str(c), str(st)) for c, st in counts),
         key=lambda cs: (cs[1] != "overdue", -counts[cs].downloads, -counts[cs].sdists, cs[0]),
@@ -537,12 +543,13 @@ def summarize(store: Store, *, top: int = 20, cat: Catalogue | None = None) -> S
         con.execute(sql)
     try:
         at_risk, at_risk_total = _at_risk(con, top)
+        facts = _finding_facts(con)
         return Summary(
             store=_store_info(store),
             totals=_totals(con),
-            rules=_rules(con),
+            rules=_rules(con, facts),
             years=_years(con),
-            what_if=_what_if(con),
+            what_if=_what_if(con, facts),
             versions=_versions(con, cat),
             at_risk=at_risk,
             at_risk_total=at_risk_total,
