@@ -16,6 +16,7 @@ import json
 import re
 import tarfile
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -77,6 +78,8 @@ class FakeIndex:
     #: ``Last-Modified``); a request whose ``If-None-Match``/``If-Modified-Since`` matches
     #: them is answered 304.
     page_headers: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: path -> seconds to wait before answering (a slow or hanging server).
+    delays: dict[str, float] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     root: str = ""
@@ -155,6 +158,8 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             reply = index.answer(self.path, dict(self.headers.items()))
+            if self.path in index.delays:
+                time.sleep(index.delays[self.path])
             self.send_response(reply.status)
             for key, value in reply.headers.items():
                 self.send_header(key, value)

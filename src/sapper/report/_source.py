@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from .._cli_common import DEFAULT_STORE
-from .._exceptions import SapperError, UsageError
+from .._exceptions import StoreError, UsageError
 from ..scan.store import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -43,10 +43,6 @@ _NEEDED = {
     ),
     "findings": ("key", "code", "slug", "status", "fails", "fails_enforced", "due_date"),
 }
-
-
-class StoreError(SapperError):
-    """The result store exists but cannot be read (damaged, foreign, newer schema...)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
