@@ -30,6 +30,7 @@ from .analyse import (
     analyse,
     failed_row,
     fetch_and_analyse,
+    fetch_or_row,
     read_local,
     sdist_file,
 )
@@ -385,21 +386,16 @@ class _Inline:
 
 def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes] | Row | None:
     """Runs in a download thread: the archive of ``job``, its failure row, or None if done."""
-    start = time.perf_counter()
-    try:
+
+    def get(job: Job) -> tuple[Job, bytes]:
         if job.path is not None:
-            job, data = read_local(job)
-            return None if job.sha256 in done else (job, data)
+            return read_local(job)
         return job, index.download(sdist_file(job)).data
-    except TargetError as exc:
-        error = ErrorRecord(type=exc.kind, message=str(exc))
-    except OSError as exc:
-        error = ErrorRecord(
-            type="target",
-            message=f"{job.path}: cannot read the file ({exc.strerror or exc}); "
-            "check its path and permissions",
-        )
-    return failed_row(job, error, seconds=time.perf_counter() - start)
+
+    got = fetch_or_row(job, get)
+    if isinstance(got, Row) or got[0].path is None:
+        return got
+    return None if got[0].sha256 in done else got
 
 
 def _run_local(
