@@ -33,7 +33,7 @@ def fake() -> FakeIndex:
     _add(index, "beta", "beta-1.0-py2.py3-none-any.whl")
     _add(index, "beta", "beta-1.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl")
     _add(index, "beta", "beta-1.0.0.win32.exe")
-    _add(index, "beta", "beta-1.1-cp311-cp311-win_amd64.whl", yanked=True)
+    _add(index, "beta", "beta-1.1-cp311-cp311-win_amd64.whl", yanked="broken wheel")
     _add(index, "beta", "beta-1.2.tar.gz")
     _add(index, "beta", "beta-1.2-py3-none-any.whl")
     _add(index, "beta", "beta-1.3-bad.whl")  # not a valid wheel name
@@ -80,11 +80,13 @@ def test_files_of_a_release(fake: FakeIndex, tmp_path: Path) -> None:
         upload_time="2024-05-01T10:00:00Z",
         size=len(data),
         yanked=False,
+        yanked_reason=None,
         requires_python=None,
         tags=pure.tags,
     )
     assert [f.filename for f in listing.files("1.1")] == ["beta-1.1-cp311-cp311-win_amd64.whl"]
     assert listing.files("1.1")[0].yanked
+    assert listing.files("1.1")[0].yanked_reason == "broken wheel"
     assert listing.files("9.9") == ()
 
 
@@ -118,6 +120,8 @@ def test_download_a_wheel(fake: FakeIndex, tmp_path: Path) -> None:
         got = index.download(wheel)
     assert got.data == fake.files["/files/beta-1.2-py3-none-any.whl"]
     assert got.file.filename == wheel.filename
+    assert got.path is not None
+    assert got.path.relative_to(tmp_path / "cache").parts[0] == "wheels"
 
 
 def _page_requests(fake: FakeIndex, project: str) -> list[dict[str, str]]:

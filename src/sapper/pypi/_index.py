@@ -257,7 +257,9 @@ class Index:
         """
         import hashlib
 
+        folder = "sdists"
         if isinstance(file, ReleaseFile):
+            folder = "sdists" if file.kind == "sdist" else f"{file.kind}s"
             file = file.as_sdist()
         sha256 = file.sha256.lower()
         if not SHA256_RE.fullmatch(sha256):
@@ -269,7 +271,7 @@ class Index:
         filename = safe_filename(file.filename)
         path = None
         if self.cache_dir is not None:
-            path = self.cache_dir / "sdists" / sha256[:2] / sha256 / filename
+            path = self.cache_dir / folder / sha256[:2] / sha256 / filename
             try:
                 cached = path.read_bytes()
             except OSError:

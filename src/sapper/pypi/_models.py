@@ -55,6 +55,8 @@ class ReleaseFile:
     upload_time: str | None
     size: int | None
     yanked: bool
+    #: Why the file was yanked, when the index says (PEP 592).
+    yanked_reason: str | None
     #: The file's ``Requires-Python`` as the index publishes it (PEP 503 / PEP 691).
     requires_python: str | None
     #: The tags a wheel is compatible with (``packaging.tags.Tag``, compressed tag sets

@@ -46,6 +46,8 @@ class RawFile(NamedTuple):
     upload_time: str | None
     size: int | None
     yanked: bool
+    #: The reason the index gives for yanking the file (PEP 592), if it gives one.
+    yanked_reason: str | None
     requires_python: str | None
     kind: FileKind
     #: sdists: the version as the filename spells it; wheels: the filename's version field
@@ -236,6 +238,7 @@ class Page:
             upload_time=raw.upload_time,
             size=raw.size,
             yanked=raw.yanked,
+            yanked_reason=raw.yanked_reason,
             requires_python=raw.requires_python,
             tags=tags,  # type: ignore[arg-type]
         )
@@ -273,8 +276,8 @@ def parse_page(
 
 
 # An entry before classification: filename, href, sha256, upload time, size, yanked,
-# requires-python.
-_Entry = tuple[str, str, str | None, str | None, int | None, bool, str | None]
+# yanked reason, requires-python.
+_Entry = tuple[str, str, str | None, str | None, int | None, bool, str | None, str | None]
 
 
 def _parse_json(
@@ -316,6 +319,7 @@ def _parse_json(
         sha256 = hashes.get("sha256") if isinstance(hashes, dict) else None
         upload_time, size = entry.get("upload-time"), entry.get("size")
         requires_python = entry.get("requires-python")
+        yanked = entry.get("yanked", False)
         entries.append(
             (
                 filename,
@@ -323,7 +327,8 @@ def _parse_json(
                 sha256.lower() if isinstance(sha256, str) else None,
                 upload_time if isinstance(upload_time, str) else None,
                 size if isinstance(size, int) and not isinstance(size, bool) else None,
-                bool(entry.get("yanked", False)),
+                bool(yanked),
+                yanked if isinstance(yanked, str) and yanked else None,
                 requires_python if isinstance(requires_python, str) else None,
             )
         )
@@ -379,6 +384,7 @@ def _parse_html(body: bytes, content_type: str, page_url: str) -> tuple[str, lis
                 None,
                 None,
                 "data-yanked" in attrs,
+                attrs.get("data-yanked") or None,
                 attrs.get("data-requires-python"),
             )
         )
@@ -386,7 +392,7 @@ def _parse_html(body: bytes, content_type: str, page_url: str) -> tuple[str, lis
 
 
 def _classify(entries: Iterable[_Entry], canonical: str) -> Iterable[RawFile]:
-    for filename, href, sha256, upload_time, size, yanked, requires_python in entries:
+    for filename, href, sha256, upload_time, size, yanked, reason, requires_python in entries:
         kind: FileKind
         pure = False
         if filename.lower().endswith(".whl"):
@@ -402,7 +408,17 @@ def _classify(entries: Iterable[_Entry], canonical: str) -> Iterable[RawFile]:
             else:
                 kind, version = "sdist", found
         yield RawFile(
-            filename, href, sha256, upload_time, size, yanked, requires_python, kind, version, pure
+            filename,
+            href,
+            sha256,
+            upload_time,
+            size,
+            yanked,
+            reason,
+            requires_python,
+            kind,
+            version,
+            pure,
         )
 
 
