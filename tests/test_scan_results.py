@@ -106,3 +106,29 @@ def test_errors(tmp_path: Path) -> None:
     (bad_meta / "meta.json").write_text("[1, 2]")
     with pytest.raises(StoreError, match=r"meta\.json: not a JSON object"):
         read_results(bad_meta)
+
+
+def test_parquet_meta_is_written_once_per_run(tmp_path: Path, monkeypatch) -> None:
+    from sapper.scan.store import ParquetStore
+
+    calls: list[dict[str, str | None]] = []
+    original = ParquetStore.set_meta
+
+    def counting(self: ParquetStore, values: dict[str, str | None]) -> None:
+        calls.append(dict(values))
+        original(self, values)
+
+    monkeypatch.setattr(ParquetStore, "set_meta", counting)
+    path = tmp_path / "results"
+    with open_store(path) as store:
+        for name in ("a", "b", "c"):
+            store.write([row(name)])
+        assert calls == []
+    assert [list(c) for c in calls] == [["last_run_at"]]
+    con, _ = read_results(path)
+    try:
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        assert meta["last_run_at"] is not None
+        assert con.execute("SELECT count(*) FROM sdists").fetchone() == (3,)
+    finally:
+        con.close()

@@ -264,6 +264,7 @@ class ParquetStore(Store):
             msg = f"{path}: not a directory; a Parquet store is a directory (or use a .duckdb path)"
             raise UsageError(msg)
         self.path = path
+        self._wrote = False
         for sub in ("sdists", "findings"):
             (path / sub).mkdir(parents=True, exist_ok=True)
 
@@ -315,7 +316,13 @@ class ParquetStore(Store):
                 tmp.replace(final)
         finally:
             con.close()
-        self.set_meta({"last_run_at": utcnow()})
+        # meta.json is rewritten once, on close, not once per batch
+        self._wrote = True
+
+    def close(self) -> None:
+        if self._wrote:
+            self._wrote = False
+            self.set_meta({"last_run_at": utcnow()})
 
     def set_meta(self, values: Mapping[str, str | None]) -> None:
         meta = self.meta()
