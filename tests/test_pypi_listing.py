@@ -177,8 +177,16 @@ def test_max_age_zero_from_the_index_wins(fake: FakeIndex, tmp_path: Path) -> No
 def test_damaged_page_cache_is_refetched(fake: FakeIndex, tmp_path: Path) -> None:
     with serve(fake) as url:
         _index(url, tmp_path).resolve("beta")
-        for body in (tmp_path / "cache" / "pages").rglob("*.body"):
+        pages = tmp_path / "cache" / "pages"
+        for body in pages.rglob("*.body"):
             body.write_bytes(b"{not json")
+        # the summary still answers what resolution needs; the body is checked when read
+        listing = _index(url, tmp_path).listing("beta")
+        assert [f.filename for f in listing.sdists] == ["beta-1.0.tar.gz", "beta-1.2.tar.gz"]
+        with pytest.raises(FetchError, match="cached page of 'beta' changed or vanished"):
+            listing.files()
+        for summary in pages.rglob("*.summary"):
+            summary.unlink()
         assert _index(url, tmp_path).resolve("beta").filename == "beta-1.2.tar.gz"
     assert len(_page_requests(fake, "beta")) == 2
 
@@ -189,3 +197,42 @@ def test_stale_page_and_no_network(fake: FakeIndex, tmp_path: Path) -> None:
     offline = _index(url, tmp_path, retries=0, page_max_age=0)
     with pytest.raises(FetchError, match=r"^could not fetch the page of 'beta'"):
         offline.resolve("beta")
+
+
+def test_a_rerun_reads_the_summary_not_the_page(
+    fake: FakeIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sapper.pypi import _pages
+
+    parsed: list[str] = []
+    real = _pages._parse_json
+
+    def counting(body: bytes, page_url: str, *, where: str) -> object:
+        parsed.append(where)
+        return real(body, page_url, where=where)
+
+    monkeypatch.setattr(_pages, "_parse_json", counting)
+    with serve(fake) as url:
+        first = _index(url, tmp_path).listing("beta")
+        assert len(parsed) == 1
+        again = _index(url, tmp_path).listing("beta")  # fresh page: its summary is read
+        assert len(parsed) == 1
+        assert again == first
+        assert again.sdists == first.sdists
+        assert (again.wheel_versions, again.pure_wheel_versions) == (
+            first.wheel_versions,
+            first.pure_wheel_versions,
+        )
+        # the full file list is parsed from the cached body when asked for
+        assert again.files("1.0") == first.files("1.0")
+        assert len(parsed) == 2
+        # a summary made from another body is not used
+        summary = next((tmp_path / "cache" / "pages").rglob("*.summary"))
+        summary.write_bytes(b"0" * 64 + b"\n" + summary.read_bytes().partition(b"\n")[2])
+        assert _index(url, tmp_path).listing("beta") == first
+        assert len(parsed) == 3
+        # nor a damaged one
+        summary.write_bytes(summary.read_bytes().partition(b"\n")[0] + b"\n{broken")
+        assert _index(url, tmp_path).listing("beta") == first
+        assert len(parsed) == 4
+    assert len(_page_requests(fake, "beta")) == 1

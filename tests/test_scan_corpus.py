@@ -167,3 +167,42 @@ def test_top_adds_the_most_downloaded_projects() -> None:
 def test_top_wants_a_positive_count() -> None:
     with pytest.raises(UsageError, match="--top 0"):
         list(expand([], top=0))
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            ["z-1.0.tar.gz", "z-1.5.zip", "z-1.5.tar.gz", "z-2.0.tar.gz!", "z-2.1rc1.tar.gz"],
+            "z-1.5.tar.gz",
+            id="newest final not yanked, preferred file",
+        ),
+        pytest.param(
+            ["z-1.0a1.tar.gz", "z-1.0b2.tar.gz!", "z-0.9.dev1.zip"],
+            "z-1.0a1.tar.gz",
+            id="only pre-releases",
+        ),
+        pytest.param(
+            ["z-1.0.tar.gz", "z-1.0.post1.tar.gz", "z-2004d.tar.gz"],
+            "z-1.0.post1.tar.gz",
+            id="post release; legacy versions never chosen",
+        ),
+        pytest.param(
+            ["z-10.0.tar.gz", "z-9.0.tar.gz", "z-1!0.1.tar.gz"],
+            "z-1!0.1.tar.gz",
+            id="epochs and numeric order",
+        ),
+    ],
+)
+def test_bare_name_fast_path_agrees_with_the_specifier_path(
+    tmp_path: Path, files: list[str], expected: str
+) -> None:
+    fake = FakeIndex()
+    for name in files:
+        _add(fake, "z", name.rstrip("!"), "2020-01-01T00:00:00Z", yanked=name.endswith("!"))
+    with serve(fake) as url:
+        index = Index(url, cache_dir=tmp_path / "cache")
+        newest = parse_versions("newest")
+        (fast,) = resolve(index, "z", newest)
+        (general,) = resolve(index, "z>=0", newest)  # goes through the specifier's filter
+    assert fast.filename == general.filename == expected

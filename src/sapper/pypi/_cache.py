@@ -6,6 +6,7 @@ Layout under the cache directory::
     sdists/<sha[:2]>/<sha>/<filename>   archives, content-addressed, checked on every read
     pages/<key>.json                    a project page's URL, headers and fetch time
     pages/<key>.body                    its body (the .json names the body's sha256)
+    pages/<key>.summary                 what resolution reads of it, parsed (and from which body)
     resolve/<project>/<key>.json        what an exact pin resolved to
 
 Every file is written atomically (a temporary file renamed into place), so concurrent
@@ -34,12 +35,15 @@ __all__ = [
     "CachedPage",
     "default_cache_dir",
     "page_is_fresh",
+    "read_body",
     "read_page",
     "read_resolution",
+    "read_summary",
     "resolution_json",
     "resolve_cache_path",
     "write_atomic",
     "write_page",
+    "write_summary",
 ]
 
 
@@ -90,7 +94,12 @@ class CachedPage:
     headers: Mapping[str, str]
     #: When it was fetched or last revalidated (seconds since the epoch).
     fetched_at: float
-    body: bytes
+    #: The body; None when only the record was read (``read_page(..., body=False)``).
+    body: bytes | None
+    #: The sha256 of the body (hex).
+    sha256: str
+    #: Where the body is kept in the cache (None for a page not read from the cache).
+    body_path: Path | None = None
 
     def validators(self) -> dict[str, str]:
         """The conditional-request headers that revalidate this copy."""
@@ -108,17 +117,43 @@ def page_paths(cache_dir: Path, url: str) -> tuple[Path, Path]:
     return base / f"{key}.json", base / f"{key}.body"
 
 
-def read_page(cache_dir: Path, url: str) -> CachedPage | None:
-    """The cached copy of the page at ``url``, or None (absent, damaged, for another URL)."""
+def _summary_path(cache_dir: Path, url: str) -> Path:
+    return page_paths(cache_dir, url)[0].with_suffix(".summary")
+
+
+def read_summary(cache_dir: Path, url: str, body_sha256: str) -> bytes | None:
+    """The parsed summary of the page at ``url``, if it was made from that very body."""
+    try:
+        data = _summary_path(cache_dir, url).read_bytes()
+    except OSError:
+        return None
+    made_from, _, summary = data.partition(b"\n")
+    return summary if made_from.decode("ascii", "replace") == body_sha256 else None
+
+
+def write_summary(cache_dir: Path, url: str, body_sha256: str, summary: bytes) -> None:
+    data = body_sha256.encode() + b"\n" + summary
+    write_atomic(_summary_path(cache_dir, url), data, cache_dir=cache_dir)
+
+
+def read_page(cache_dir: Path, url: str, *, body: bool = True) -> CachedPage | None:
+    """The cached copy of the page at ``url``, or None (absent, damaged, for another URL).
+
+    ``body=False`` reads only its record: the body is neither read nor checked (see
+    :func:`read_body`).
+    """
     meta_path, body_path = page_paths(cache_dir, url)
     try:
         record = json.loads(meta_path.read_bytes())
-        body = body_path.read_bytes()
+        data = body_path.read_bytes() if body else None
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("version") != 1 or record.get("url") != url:
         return None
-    if record.get("sha256") != hashlib.sha256(body).hexdigest():
+    sha256 = record.get("sha256")
+    if not isinstance(sha256, str):
+        return None
+    if data is not None and hashlib.sha256(data).hexdigest() != sha256:
         return None  # the body was replaced by another writer after this record
     headers = record.get("headers")
     fetched_at = record.get("fetched_at")
@@ -136,8 +171,19 @@ def read_page(cache_dir: Path, url: str) -> CachedPage | None:
         content_type=content_type,
         headers={str(k): str(v) for k, v in headers.items()},
         fetched_at=float(fetched_at),
-        body=body,
+        body=data,
+        sha256=sha256,
+        body_path=body_path,
     )
+
+
+def read_body(path: Path, sha256: str) -> bytes | None:
+    """The cached body at ``path`` if it is still the one with that sha256."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == sha256 else None
 
 
 def write_page(cache_dir: Path, page: CachedPage, *, body_changed: bool = True) -> None:
@@ -152,9 +198,9 @@ def write_page(cache_dir: Path, page: CachedPage, *, body_changed: bool = True) 
         "content_type": page.content_type,
         "headers": dict(page.headers),
         "fetched_at": page.fetched_at,
-        "sha256": hashlib.sha256(page.body).hexdigest(),
+        "sha256": page.sha256,
     }
-    if body_changed:
+    if body_changed and page.body is not None:
         write_atomic(body_path, page.body, cache_dir=cache_dir)
     write_atomic(meta_path, (json.dumps(record, indent=1) + "\n").encode(), cache_dir=cache_dir)
 

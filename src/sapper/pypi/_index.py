@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import hashlib
 import threading
 import time
 from collections import OrderedDict
@@ -16,11 +17,13 @@ from ._cache import (
     page_is_fresh,
     read_page,
     read_resolution,
+    read_summary,
     resolution_json,
     resolve_cache_path,
     safe_filename,
     write_atomic,
     write_page,
+    write_summary,
 )
 from ._http import Http, default_user_agent, redact, split_credentials
 from ._models import Download, ProjectListing, ReleaseFile, SdistFile
@@ -158,18 +161,31 @@ class Index:
             if memo is not None and memo[1] > time.monotonic():
                 self._memo.move_to_end(url)
                 return memo[0].for_request(project)
-        cached = read_page(self.cache_dir, url) if self.cache_dir is not None else None
-        if cached is not None and page_is_fresh(cached, default_max_age=self.page_max_age):
-            fetched = cached
-        else:
-            fetched = self._fetch_page(project, url, cached)
-        page = parse_page(
-            fetched.body,
-            content_type=fetched.content_type,
-            page_url=fetched.final_url,
-            requested=project,
-            where=url,
-        )
+        page = self._cached_page(project, url)
+        if page is None:
+            cached = read_page(self.cache_dir, url) if self.cache_dir is not None else None
+            fetched, changed = self._fetch_page(project, url, cached)
+            assert fetched.body is not None
+            if not changed and self.cache_dir is not None:  # 304: the summary still holds
+                summary = read_summary(self.cache_dir, url, fetched.sha256)
+                if summary is not None:
+                    page = Page.from_summary(
+                        summary,
+                        body=fetched.body,
+                        content_type=fetched.content_type,
+                        requested=project,
+                        source_url=fetched.final_url,
+                    )
+            if page is None:
+                page = parse_page(
+                    fetched.body,
+                    content_type=fetched.content_type,
+                    page_url=fetched.final_url,
+                    requested=project,
+                    where=url,
+                )
+                if self.cache_dir is not None:
+                    write_summary(self.cache_dir, url, fetched.sha256, page.summary())
         if self.page_max_age > 0:
             with self._lock:
                 self._memo[url] = (page, time.monotonic() + self.page_max_age)
@@ -178,7 +194,42 @@ class Index:
                     self._memo.popitem(last=False)
         return page
 
-    def _fetch_page(self, project: str, url: str, cached: CachedPage | None) -> CachedPage:
+    def _cached_page(self, project: str, url: str) -> Page | None:
+        """The page from the cache alone, when it is fresh: its summary, or else its body."""
+        if self.cache_dir is None:
+            return None
+        record = read_page(self.cache_dir, url, body=False)
+        if record is None or not page_is_fresh(record, default_max_age=self.page_max_age):
+            return None
+        summary = read_summary(self.cache_dir, url, record.sha256)
+        if summary is not None and record.body_path is not None:
+            page = Page.from_summary(
+                summary,
+                body=None,
+                body_source=(str(record.body_path), record.sha256),
+                content_type=record.content_type,
+                requested=project,
+                source_url=record.final_url,
+            )
+            if page is not None:
+                return page
+        cached = read_page(self.cache_dir, url)
+        if cached is None or cached.body is None:
+            return None
+        page = parse_page(
+            cached.body,
+            content_type=cached.content_type,
+            page_url=cached.final_url,
+            requested=project,
+            where=url,
+        )
+        write_summary(self.cache_dir, url, cached.sha256, page.summary())
+        return page
+
+    def _fetch_page(
+        self, project: str, url: str, cached: CachedPage | None
+    ) -> tuple[CachedPage, bool]:
+        """The page from the index (revalidating ``cached``), and whether its body changed."""
         response = self._http.get(
             url,
             accept=ACCEPT,
@@ -189,7 +240,7 @@ class Index:
             ),
             conditional=cached.validators() if cached is not None else None,
         )
-        if response.status == 304 and cached is not None:
+        if response.status == 304 and cached is not None and cached.body is not None:
             page = CachedPage(
                 url=url,
                 final_url=cached.final_url,
@@ -197,6 +248,7 @@ class Index:
                 headers={**cached.headers, **response.headers},
                 fetched_at=time.time(),
                 body=cached.body,
+                sha256=cached.sha256,
             )
             changed = False
         else:
@@ -207,11 +259,12 @@ class Index:
                 headers=response.headers,
                 fetched_at=time.time(),
                 body=response.body,
+                sha256=hashlib.sha256(response.body).hexdigest(),
             )
             changed = True
         if self.cache_dir is not None:
             write_page(self.cache_dir, page, body_changed=changed)
-        return page
+        return page, changed
 
     # -- resolution ----------------------------------------------------------------------
 

@@ -112,7 +112,7 @@ class ProjectListing:
         self.name = page.display_name()
 
     def __repr__(self) -> str:
-        return f"ProjectListing({self.name!r}, {len(self._page.files)} files)"
+        return f"ProjectListing({self.name!r}, {self._page.file_count()} files)"
 
     def __getstate__(self) -> Page:
         return self._page
@@ -141,6 +141,10 @@ class ProjectListing:
         Turn a position into a file with :meth:`sdist_at`; only those are built.
         """
         return self._page.sdist_positions()
+
+    def sdist_order(self) -> tuple[str, ...]:
+        """The keys of :meth:`sdists_by_version` that are PEP 440 versions, oldest first."""
+        return self._page.sdist_order()
 
     def sdist_at(self, position: int) -> SdistFile:
         return self._page.sdist_at(position)

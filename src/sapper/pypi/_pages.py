@@ -75,6 +75,7 @@ def parsed_version(text: str) -> Version | None:
         return None
 
 
+@functools.lru_cache(maxsize=65536)
 def normal_version(text: str) -> str | None:
     """``text`` as PEP 440 normalises it, or None when it is not a valid version."""
     version = parsed_version(text)
@@ -82,9 +83,29 @@ def normal_version(text: str) -> str | None:
 
 
 class Page:
-    """A parsed project page; its views are computed once, when first asked for."""
+    """A parsed project page; its views are computed once, when first asked for.
 
-    __slots__ = ("_memo", "canonical", "files", "listed", "name", "requested", "url")
+    What resolution reads (the sdists, and which versions have a (pure) wheel) is held as a
+    small summary, which the cache keeps next to the page's body: a rerun does not parse
+    the body again. The full list of files (every wheel with its tags) is parsed from the
+    body only when asked for (:meth:`release_files`).
+    """
+
+    __slots__ = (
+        "_body",
+        "_body_source",
+        "_files",
+        "_memo",
+        "canonical",
+        "content_type",
+        "listed",
+        "name",
+        "requested",
+        "sdist_files",
+        "source_url",
+        "url",
+        "wheels",
+    )
 
     def __init__(
         self,
@@ -93,26 +114,42 @@ class Page:
         canonical: str,
         requested: str,
         url: str,
-        files: tuple[RawFile, ...],
+        sdist_files: tuple[RawFile, ...],
+        wheels: dict[str, bool],
         listed: tuple[str, ...],
+        files: tuple[RawFile, ...] | None = None,
+        body: bytes | None = None,
+        body_source: tuple[str, str] | None = None,
+        content_type: str = "",
+        source_url: str | None = None,
     ) -> None:
         self.name = name
         self.canonical = canonical
         self.requested = requested
+        #: The base URL of the page's links.
         self.url = url
-        self.files = files
+        #: The sdists of the page, in page order.
+        self.sdist_files = sdist_files
+        #: Wheel versions as their filenames spell them -> whether one of them is pure.
+        self.wheels = wheels
         self.listed = listed
+        self.content_type = content_type
+        #: The URL the page was fetched from (after redirects).
+        self.source_url = source_url or url
+        self._files = files
+        self._body = body
+        #: (path, sha256) of the cached body, read when the full file list is wanted
+        self._body_source = body_source
         self._memo: dict[str, object] = {}
 
+    def _key(self) -> tuple[object, ...]:
+        return (self.url, self.sdist_files, tuple(sorted(self.wheels.items())), self.listed)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Page) and (self.url, self.files, self.listed) == (
-            other.url,
-            other.files,
-            other.listed,
-        )
+        return isinstance(other, Page) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self.url, self.files))
+        return hash(self._key())
 
     def __getstate__(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__slots__ if k != "_memo"}
@@ -131,12 +168,85 @@ class Page:
             canonical=self.canonical,
             requested=requested,
             url=self.url,
-            files=self.files,
+            sdist_files=self.sdist_files,
+            wheels=self.wheels,
             listed=self.listed,
+            files=self._files,
+            body=self._body,
+            body_source=self._body_source,
+            content_type=self.content_type,
+            source_url=self.source_url,
         )
 
     def display_name(self) -> str:
-        return self.name if self.sdist_positions() else self.requested
+        return self.name if self.sdist_files else self.requested
+
+    def file_count(self) -> int:
+        return len(self.all_files())
+
+    # -- the summary the cache keeps ---------------------------------------------------
+
+    def summary(self) -> bytes:
+        import json
+
+        record = {
+            "version": 1,
+            "name": self.name,
+            "url": self.url,
+            "listed": list(self.listed),
+            "sdists": [list(raw) for raw in self.sdist_files],
+            "wheels": self.wheels,
+            "sdist_order": list(self.sdist_order()),
+            "wheel_versions": sorted(self.wheel_versions()[0]),
+            "pure_wheel_versions": sorted(self.wheel_versions()[1]),
+        }
+        return json.dumps(record, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_summary(
+        cls,
+        data: bytes,
+        *,
+        body: bytes | None,
+        content_type: str,
+        requested: str,
+        source_url: str,
+        body_source: tuple[str, str] | None = None,
+    ) -> Page | None:
+        """The page a :meth:`summary` describes (None when it is not one)."""
+        import json
+
+        try:
+            record = json.loads(data)
+            if record.get("version") != 1:
+                return None
+            sdists = tuple(RawFile(*raw) for raw in record["sdists"])
+            wheels = {str(k): bool(v) for k, v in record["wheels"].items()}
+            listed = tuple(str(v) for v in record["listed"])
+            name, url = str(record["name"]), str(record["url"])
+            order = tuple(str(v) for v in record["sdist_order"])
+            normalised = (
+                frozenset(str(v) for v in record["wheel_versions"]),
+                frozenset(str(v) for v in record["pure_wheel_versions"]),
+            )
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+        page = cls(
+            name=name,
+            canonical=canonical_name(requested),
+            requested=requested,
+            url=url,
+            sdist_files=sdists,
+            wheels=wheels,
+            listed=listed,
+            body=body,
+            body_source=body_source,
+            content_type=content_type,
+            source_url=source_url,
+        )
+        page._memo["wheels"] = normalised
+        page._memo["order"] = order
+        return page
 
     # -- sdists ----------------------------------------------------------------------
 
@@ -144,14 +254,23 @@ class Page:
         memo = self._memo.get("positions")
         if memo is None:
             positions: dict[str, list[int]] = {}
-            for at, raw in enumerate(self.files):
-                if raw.kind == "sdist":
-                    positions.setdefault(raw.version, []).append(at)
+            for at, raw in enumerate(self.sdist_files):
+                positions.setdefault(raw.version, []).append(at)
             self._memo["positions"] = memo = positions
         return memo  # type: ignore[return-value]
 
+    def sdist_order(self) -> tuple[str, ...]:
+        """The sdist versions (as filenames spell them) that are valid PEP 440 versions,
+        oldest first."""
+        memo = self._memo.get("order")
+        if memo is None:
+            valid = [(v, t) for t in self.sdist_positions() if (v := parsed_version(t)) is not None]
+            valid.sort(key=lambda pair: pair[0])
+            self._memo["order"] = memo = tuple(text for _, text in valid)
+        return memo  # type: ignore[return-value]
+
     def sdist_at(self, position: int) -> SdistFile:
-        raw = self.files[position]
+        raw = self.sdist_files[position]
         url, sha256 = self._url_and_sha(raw)
         return SdistFile(
             name=self.name,
@@ -165,15 +284,16 @@ class Page:
         )
 
     def sdist_meta(self, position: int) -> tuple[str, str, str | None, bool]:
-        raw = self.files[position]
+        raw = self.sdist_files[position]
         sha256 = raw.sha256 if raw.sha256 is not None else _fragment_sha(raw.href)
         return raw.filename, sha256, raw.upload_time, raw.yanked
 
     def sdists(self) -> tuple[SdistFile, ...]:
         memo = self._memo.get("sdists")
         if memo is None:
-            positions = sorted(p for group in self.sdist_positions().values() for p in group)
-            self._memo["sdists"] = memo = tuple(self.sdist_at(p) for p in positions)
+            self._memo["sdists"] = memo = tuple(
+                self.sdist_at(p) for p in range(len(self.sdist_files))
+            )
         return memo  # type: ignore[return-value]
 
     # -- wheels and versions -----------------------------------------------------------
@@ -182,15 +302,9 @@ class Page:
         """(versions with a wheel, versions with a pure wheel), PEP 440-normalised."""
         memo = self._memo.get("wheels")
         if memo is None:
-            raw_all: set[str] = set()
-            raw_pure: set[str] = set()
-            for raw in self.files:
-                if raw.kind == "wheel":
-                    raw_all.add(raw.version)
-                    if raw.pure:
-                        raw_pure.add(raw.version)
-            every = {n for n in map(normal_version, raw_all) if n is not None}
-            pure = {n for n in map(normal_version, raw_pure) if n is not None}
+            every = {n for n in map(normal_version, self.wheels) if n is not None}
+            pure_raw = [raw for raw, pure in self.wheels.items() if pure]
+            pure = {n for n in map(normal_version, pure_raw) if n is not None}
             self._memo["wheels"] = memo = (frozenset(every), frozenset(pure))
         return memo  # type: ignore[return-value]
 
@@ -203,10 +317,39 @@ class Page:
 
     # -- any file ----------------------------------------------------------------------
 
+    def all_files(self) -> tuple[RawFile, ...]:
+        """Every file of the page (parsed from the body the first time)."""
+        if self._files is None:
+            body = self._body
+            if body is None and self._body_source is not None:
+                from pathlib import Path
+
+                from ._cache import read_body
+
+                path, sha256 = self._body_source
+                body = read_body(Path(path), sha256)
+                if body is None:
+                    msg = (
+                        f"the cached page of {self.requested!r} changed or vanished while in "
+                        "use (another sapper refreshed it?); run again"
+                    )
+                    raise FetchError(msg)
+            if body is None:  # pragma: no cover - pages always carry one or the other
+                return self.sdist_files
+            full = parse_page(
+                body,
+                content_type=self.content_type,
+                page_url=self.source_url,
+                requested=self.requested,
+                where=self.source_url,
+            )
+            self._files = full._files
+        return self._files or ()
+
     def release_files(self, version: str | None) -> tuple[ReleaseFile, ...]:
         wanted = None if version is None else (parsed_version(version) or version)
         out = []
-        for raw in self.files:
+        for raw in self.all_files():
             if wanted is not None:
                 if raw.kind == "other":
                     continue
@@ -265,13 +408,21 @@ def parse_page(
         name, listed = None, ()
         base, entries = _parse_html(body, content_type, page_url)
     files = tuple(_classify(entries, canonical))
+    wheels: dict[str, bool] = {}
+    for raw in files:
+        if raw.kind == "wheel":
+            wheels[raw.version] = wheels.get(raw.version, False) or raw.pure
     return Page(
         name=name or canonical,
         canonical=canonical,
         requested=requested,
         url=base,
-        files=files,
+        sdist_files=tuple(raw for raw in files if raw.kind == "sdist"),
+        wheels=wheels,
         listed=listed,
+        files=files,
+        content_type=content_type,
+        source_url=page_url,
     )
 
 

@@ -264,6 +264,10 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
     listing = index.listing(req.name)
     specs = list(req.specifier)
     pinned = len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version
+    if not specs and policy.kind == "newest":
+        newest = _newest(listing)
+        if newest is not None:
+            return [_job(requirement, _preferred(listing, newest), listing)]
     # only the light records of the page are read here; objects are made for the chosen
     by_version: dict[Version, list[int]] = {}
     for text, positions in listing.sdists_by_version().items():
@@ -289,6 +293,26 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
         )
         raise FetchError(msg)
     return [_job(requirement, _preferred(listing, by_version[v]), listing) for v in chosen]
+
+
+def _newest(listing: ProjectListing) -> list[int] | None:
+    """The usable sdists of the newest release a bare name means, walking down from the
+    newest version: the newest final release, else the newest pre-release (pip's rule, as
+    an empty specifier's ``filter`` applies it), parsing only the versions walked."""
+    from ..pypi._pages import parsed_version
+
+    by_version = listing.sdists_by_version()
+    pre: list[int] | None = None
+    for text in reversed(listing.sdist_order()):
+        usable = [p for p in by_version[text] if not listing.sdist_meta(p)[3]]
+        if not usable:
+            continue
+        version = parsed_version(text)
+        if version is not None and not version.is_prerelease:
+            return usable
+        if pre is None:
+            pre = usable
+    return pre
 
 
 def _preferred(listing: ProjectListing, positions: list[int]) -> SdistFile:
