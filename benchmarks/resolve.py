@@ -8,10 +8,11 @@ fresh ``python -m sapper scan --top N`` process on its own copy of the store, ru
 * ``baseline``: sapper at ``--baseline`` (a git revision; default 1e00bcb, the last commit
   before the page cache and the lazy page parser), taken with ``git archive`` into a
   temporary directory; it caches no project page;
-* ``cold``: this tree with an empty cache (every page fetched and parsed);
-* ``stale``: this tree with the cached pages aged past their lifetime, so each is
+* ``cold``: ``--revision`` (default ``HEAD``, also taken with ``git archive``) with an empty
+  cache: every page fetched and parsed (the pages it caches seed the next two);
+* ``stale``: the same with the cached pages aged past their lifetime, so each is
   revalidated (a conditional request; a full GET from an index that gives no validators);
-* ``fresh``: this tree with the cached pages younger than their lifetime (a rerun within
+* ``fresh``: the same with the cached pages younger than their lifetime (a rerun within
   PyPI's ``max-age=600``): no request at all.
 
 Prints the seconds of each and the ratio to the baseline. Needs the finished store (give
@@ -86,6 +87,9 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=400)
     parser.add_argument("--db", type=Path, required=True, help="the finished scan's DuckDB file")
     parser.add_argument("--baseline", default="1e00bcb", help="git revision of the baseline")
+    parser.add_argument(
+        "--revision", default="HEAD", help="git revision measured against the baseline"
+    )
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument(
@@ -104,32 +108,32 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="sapper-bench-resolve-") as tmp_name:
         tmp = Path(tmp_name)
         baseline_src = _baseline_tree(args.baseline, tmp / "baseline")
-        warm = tmp / "warm-cache"
-        # fill the page cache once (this run is not timed)
-        db = tmp / "warmup.duckdb"
-        shutil.copyfile(args.db, db)
-        _sapper(here_src, ["scan", *common, "--db", str(db)], warm)
-        pages = sum(1 for _ in warm.glob("pages/*/*.json"))
+        here_src = _baseline_tree(args.revision, tmp / "new")
         times: dict[str, list[float]] = {}
+        pages = 0
         for round_ in range(args.repeat):
-            for name in ("baseline", "cold", "stale", "fresh"):
+            # cold first: the pages it caches are the stale and fresh runs' starting point
+            for name in ("cold", "baseline", "stale", "fresh"):
                 db = tmp / f"{name}-{round_}.duckdb"
                 shutil.copyfile(args.db, db)
                 cache = tmp / f"cache-{name}-{round_}"
                 if name in ("stale", "fresh"):
-                    shutil.copytree(warm / "pages", cache / "pages")
+                    shutil.copytree(tmp / f"cache-cold-{round_}" / "pages", cache / "pages")
                     if name == "stale":
                         _age_pages(cache, 86400.0)
                 src = baseline_src if name == "baseline" else here_src
                 seconds = _sapper(src, ["scan", *common, "--db", str(db)], cache)
                 times.setdefault(name, []).append(seconds)
+                if name == "cold":
+                    pages = sum(1 for _ in cache.glob("pages/*/*.json"))
                 print(f"round {round_ + 1} {name:8} {seconds:7.2f} s", file=sys.stderr)
     best = {name: min(values) for name, values in times.items()}
     print(
         f"rerun of a finished `sapper scan --top {args.top}` ({pages} project pages, "
         f"{args.connections} connections), best of {args.repeat}:"
     )
-    for name, seconds in best.items():
+    for name in ("baseline", "cold", "stale", "fresh"):
+        seconds = best[name]
         ratio = best["baseline"] / seconds if seconds else float("inf")
         print(f"  {name:8} {seconds:7.2f} s   {ratio:5.1f}x faster than the baseline")
     return 0
