@@ -206,3 +206,16 @@ def test_bare_name_fast_path_agrees_with_the_specifier_path(
         (fast,) = resolve(index, "z", newest)
         (general,) = resolve(index, "z>=0", newest)  # goes through the specifier's filter
     assert fast.filename == general.filename == expected
+
+
+def test_an_exact_pin_reads_the_page_once(tmp_path: Path) -> None:
+    """A legacy version pinned with === goes through Index.resolve after the listing: the
+    page parsed for the listing is reused, not fetched again."""
+    fake = FakeIndex()
+    _add(fake, "leg", "leg-2004d.tar.gz", "2004-01-01T00:00:00Z")
+    _add(fake, "leg", "leg-1.0.tar.gz", "2005-01-01T00:00:00Z")
+    with serve(fake) as url:
+        index = Index(url, cache_dir=None)
+        (job,) = resolve(index, "leg===2004d", parse_versions("newest"))
+    assert job.filename == "leg-2004d.tar.gz"
+    assert fake.paths_requested().count("/simple/leg/") == 1
