@@ -53,7 +53,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             f"--top N reads the top-PyPI-packages list shipped with sapper, dated {date} "
             "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n"
             "Failed downloads and bad archives are recorded in the database with their error, "
-            "and never stop the scan. Exit codes: 0 done, 2 usage error."
+            "and never stop the scan. Exit codes: 0 done, 2 usage error, 130 interrupted "
+            "(Ctrl-C; what was analysed is stored, and running the command again resumes)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
