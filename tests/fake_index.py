@@ -78,6 +78,8 @@ class FakeIndex:
     #: ``Last-Modified``); a request whose ``If-None-Match``/``If-Modified-Since`` matches
     #: them is answered 304.
     page_headers: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: Answer gzip-encoded page requests that accept it (as PyPI does).
+    gzip_pages: bool = False
     #: path -> seconds to wait before answering (a slow or hanging server).
     delays: dict[str, float] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
@@ -123,6 +125,9 @@ class FakeIndex:
                     return Reply(304, b"", dict(extra))
                 reply = self._json_page(project)
                 reply.headers.update(extra)
+                if self.gzip_pages and "gzip" in headers.get("Accept-Encoding", ""):
+                    reply.body = gzip.compress(reply.body, mtime=0)
+                    reply.headers["Content-Encoding"] = "gzip"
                 return reply
             if project in self.html_projects:
                 body = self.html_projects[project].encode()

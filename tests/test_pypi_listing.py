@@ -236,3 +236,30 @@ def test_a_rerun_reads_the_summary_not_the_page(
         assert _index(url, tmp_path).listing("beta") == first
         assert len(parsed) == 4
     assert len(_page_requests(fake, "beta")) == 1
+
+
+def test_pages_travel_gzip_encoded(fake: FakeIndex, tmp_path: Path) -> None:
+    fake.gzip_pages = True
+    with serve(fake) as url:
+        assert _index(url, tmp_path, page_max_age=0).resolve("beta").filename == "beta-1.2.tar.gz"
+        # a body too large once inflated is refused, whatever its compressed size
+        with pytest.raises(FetchError, match="larger than the 100 byte download limit"):
+            _index(url, tmp_path / "small", max_size=100).resolve("beta")
+    (request,) = _page_requests(fake, "beta")[:1]
+    assert request["Accept-Encoding"] == "gzip"
+
+
+def test_gunzip_bounds() -> None:
+    import gzip
+
+    from sapper.pypi._http import _gunzip
+
+    bomb = gzip.compress(b"x" * 100_000)
+    assert len(bomb) < 1000
+    with pytest.raises(FetchError, match="larger than the 1000 byte download limit"):
+        _gunzip(bomb, what="the page", url="u", limit=1000)
+    assert _gunzip(bomb, what="the page", url="u", limit=100_000) == b"x" * 100_000
+    with pytest.raises(FetchError, match="truncated"):
+        _gunzip(bomb[:-10], what="the page", url="u", limit=100_000)
+    with pytest.raises(FetchError, match="does not inflate"):
+        _gunzip(b"not gzip at all", what="the page", url="u", limit=100_000)

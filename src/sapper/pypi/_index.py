@@ -239,6 +239,7 @@ class Index:
                 "check the spelling, or the index URL"
             ),
             conditional=cached.validators() if cached is not None else None,
+            compressed=True,
         )
         if response.status == 304 and cached is not None and cached.body is not None:
             page = CachedPage(
