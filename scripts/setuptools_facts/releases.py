@@ -73,7 +73,7 @@ def select_releases(files: Iterable[ReleaseFile]) -> list[Release]:
                 version=wheel.version,
                 date=min(times)[:10],
                 yanked=any(f.yanked for f in group),
-                yanked_reason=(sorted(r for r in reasons if r) or [None])[0],
+                yanked_reason=next(iter(sorted(r for r in reasons if r)), None),
                 requires_python=wheel.requires_python or None,
                 wheel=wheel,
             )
