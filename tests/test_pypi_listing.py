@@ -263,3 +263,19 @@ def test_gunzip_bounds() -> None:
         _gunzip(bomb[:-10], what="the page", url="u", limit=100_000)
     with pytest.raises(FetchError, match="does not inflate"):
         _gunzip(b"not gzip at all", what="the page", url="u", limit=100_000)
+
+
+def test_the_callers_max_age_overrides_the_index(fake: FakeIndex, tmp_path: Path) -> None:
+    fake.page_headers["beta"] = {"Cache-Control": "max-age=3600"}
+    with serve(fake) as url:
+        _index(url, tmp_path).resolve("beta")
+        _index(url, tmp_path).resolve("beta")  # fresh for the index: no request
+        assert len(_page_requests(fake, "beta")) == 1
+        _index(url, tmp_path, page_max_age=0).resolve("beta")  # the caller wants it checked
+        assert len(_page_requests(fake, "beta")) == 2
+    # any cached copy, however old, and even when the index said no-cache
+    fake.page_headers["gamma"] = {"Cache-Control": "no-cache"}
+    with serve(fake) as url:
+        _index(url, tmp_path).resolve("gamma")
+    offline = _index(url, tmp_path, retries=0, page_max_age=float("inf"))
+    assert offline.resolve("gamma").filename == "gamma-1.0.tar.gz"

@@ -91,7 +91,9 @@ def index(offline: bool) -> Index:
     """The index with the dev cache. Online, the page is always revalidated; ``offline``,
     the cached page is used whatever its age (and a missing one fails at once)."""
     if offline:
-        return Index(cache_dir=cache_dir(), user_agent=USER_AGENT, retries=0, page_max_age=1e12)
+        return Index(
+            cache_dir=cache_dir(), user_agent=USER_AGENT, retries=0, page_max_age=float("inf")
+        )
     return Index(cache_dir=cache_dir(), user_agent=USER_AGENT, page_max_age=0)
 
 

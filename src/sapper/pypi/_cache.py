@@ -205,23 +205,33 @@ def write_page(cache_dir: Path, page: CachedPage, *, body_changed: bool = True) 
     write_atomic(meta_path, (json.dumps(record, indent=1) + "\n").encode(), cache_dir=cache_dir)
 
 
-def page_is_fresh(page: CachedPage, *, default_max_age: float, now: float | None = None) -> bool:
+def page_is_fresh(
+    page: CachedPage,
+    *,
+    default_max_age: float,
+    max_age: float | None = None,
+    now: float | None = None,
+) -> bool:
     """Whether ``page`` may be used without asking the index (RFC 9111 freshness).
 
-    The index's ``Cache-Control: max-age`` (minus the ``Age`` the answer already had)
-    decides; ``no-cache`` means always revalidate. An index that says nothing gets
-    ``default_max_age`` seconds (PyPI itself says ``max-age=600``).
+    With ``max_age`` None, the index decides: its ``Cache-Control: max-age`` (minus the
+    ``Age`` the answer already had), ``no-cache`` meaning always revalidate, and
+    ``default_max_age`` seconds when it says nothing (PyPI itself says ``max-age=600``).
+    A number is the caller's own limit, whatever the index says: 0 always revalidates,
+    ``inf`` takes any cached copy (an offline run).
     """
+    age_header = page.headers.get("age", "").strip()
+    initial_age = float(age_header) if age_header.isdigit() else 0.0
+    age = (time.time() if now is None else now) - page.fetched_at + initial_age
+    if max_age is not None:
+        return 0 <= age < max_age
     directives = _directives(page.headers.get("cache-control", ""))
     if "no-cache" in directives or "no-store" in directives:
         return False
     lifetime = default_max_age
-    max_age = directives.get("max-age")
-    if max_age is not None and max_age.isdigit():
-        lifetime = float(max_age)
-    age_header = page.headers.get("age", "").strip()
-    initial_age = float(age_header) if age_header.isdigit() else 0.0
-    age = (time.time() if now is None else now) - page.fetched_at + initial_age
+    server = directives.get("max-age")
+    if server is not None and server.isdigit():
+        lifetime = float(server)
     return 0 <= age < lifetime
 
 

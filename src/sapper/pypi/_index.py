@@ -45,7 +45,7 @@ MAX_DOWNLOAD_SIZE = 512 * 1024 * 1024
 DEFAULT_PAGE_MAX_AGE = 600.0
 
 #: Parsed pages kept in memory per :class:`Index` (resolution may ask for a page twice),
-#: each for at most ``page_max_age`` seconds.
+#: each for at most ``page_max_age`` (or :data:`DEFAULT_PAGE_MAX_AGE`) seconds.
 _MEMO_SIZE = 64
 
 
@@ -64,10 +64,11 @@ class Index:
     ``cache_dir=None`` disables the cache: nothing is read from or written to disk. The
     default is :func:`default_cache_dir`. Project pages are cached with their HTTP
     validators (``ETag``, ``Last-Modified``): a copy younger than the index's
-    ``Cache-Control: max-age`` (``page_max_age`` seconds when the index gives none; 0
-    revalidates every time) is used as it is, an older one is revalidated with a
-    conditional request. An instance may be shared between threads; the cache is only ever
-    written atomically.
+    ``Cache-Control: max-age`` (:data:`DEFAULT_PAGE_MAX_AGE` seconds when it gives none)
+    is used as it is, an older one is revalidated with a conditional request.
+    ``page_max_age`` replaces the index's say with the caller's: 0 revalidates every
+    page (as pip does), ``float("inf")`` takes any cached copy. An instance may be shared
+    between threads; the cache is only ever written atomically.
     """
 
     __slots__ = (
@@ -89,7 +90,7 @@ class Index:
     retries: int
     user_agent: str
     max_size: int
-    page_max_age: float
+    page_max_age: float | None
 
     def __init__(
         self,
@@ -101,7 +102,7 @@ class Index:
         user_agent: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
         max_size: int = MAX_DOWNLOAD_SIZE,
-        page_max_age: float = DEFAULT_PAGE_MAX_AGE,
+        page_max_age: float | None = None,
     ) -> None:
         if retries < 0:
             msg = f"retries must be 0 or more, not {retries}"
@@ -186,9 +187,10 @@ class Index:
                 )
                 if self.cache_dir is not None:
                     write_summary(self.cache_dir, url, fetched.sha256, page.summary())
-        if self.page_max_age > 0:
+        keep = DEFAULT_PAGE_MAX_AGE if self.page_max_age is None else self.page_max_age
+        if keep > 0:
             with self._lock:
-                self._memo[url] = (page, time.monotonic() + self.page_max_age)
+                self._memo[url] = (page, time.monotonic() + keep)
                 self._memo.move_to_end(url)
                 while len(self._memo) > _MEMO_SIZE:
                     self._memo.popitem(last=False)
@@ -199,7 +201,10 @@ class Index:
         if self.cache_dir is None:
             return None
         record = read_page(self.cache_dir, url, body=False)
-        if record is None or not page_is_fresh(record, default_max_age=self.page_max_age):
+        fresh = record is not None and page_is_fresh(
+            record, default_max_age=DEFAULT_PAGE_MAX_AGE, max_age=self.page_max_age
+        )
+        if record is None or not fresh:
             return None
         summary = read_summary(self.cache_dir, url, record.sha256)
         if summary is not None and record.body_path is not None:
