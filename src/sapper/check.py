@@ -58,11 +58,17 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
     return not code.startswith(ignore)
 
 
-def status_at(finding: Finding, version: str) -> Status:
+def status_at(finding: Finding, version: str, cat: Catalogue | None = None) -> Status:
+    """The finding's status when building with setuptools ``version`` (see ``Status``)."""
     if contains(finding.fails, version):
         return "removed"
     if contains(finding.fails_enforced, version):
         return "overdue"
+    cat = cat or catalogue()
+    at = cat.parsed(version)
+    problem = (*finding.fails_enforced, *finding.warns)
+    if problem and not any(contains(problem, v) for v in cat.universe if cat.parsed(v) >= at):
+        return "requires-newer"
     return "deprecated"
 
 
@@ -154,7 +160,7 @@ def check_files(
     findings = _reachable(findings, bs, cat)
     verdict = _verdict(findings, bs, options, cat)
     version = verdict.setuptools or cat.newest
-    findings = [dataclasses.replace(f, status=status_at(f, version)) for f in findings]
+    findings = [dataclasses.replace(f, status=status_at(f, version, cat)) for f in findings]
     return TargetResult(
         target=target,
         kind=kind,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
+    "STATUSES",
     "ErrorRecord",
     "Finding",
     "Outcome",
@@ -22,9 +23,14 @@ __all__ = [
 ]
 
 #: ``removed``: fails in the evaluated setuptools; ``overdue``: a warning past its due date,
-#: fails there under ``SETUPTOOLS_ENFORCE_DEPRECATION=1``; ``deprecated``: anything else
-#: (warns, or fails only in other versions).
-Status = Literal["removed", "overdue", "deprecated"]
+#: fails there under ``SETUPTOOLS_ENFORCE_DEPRECATION=1``; ``requires-newer``: fails (or
+#: warns) only in releases older than the evaluated one, a forward constraint on the
+#: setuptools version rather than a time bomb (a PEP 639 license string before 77);
+#: ``deprecated``: a pending deprecation (warns in the evaluated version, or fails only in
+#: newer ones).
+Status = Literal["removed", "overdue", "deprecated", "requires-newer"]
+#: Every status, most severe first.
+STATUSES: tuple[Status, ...] = ("removed", "overdue", "deprecated", "requires-newer")
 Outcome = Literal["fails", "builds", "unknown"]
 TargetKind = Literal["directory", "sdist", "pypi"]
 
