@@ -75,6 +75,8 @@ def status_at(finding: Finding, version: str, cat: Catalogue | None = None) -> S
 def _verdict(
     findings: Sequence[Finding], bs: BuildSystem, options: Options, cat: Catalogue
 ) -> Verdict:
+    from .stages import stages_for
+
     enforce = options.enforce_deprecations
     if bs.uses_setuptools == "no":
         return Verdict(
@@ -116,6 +118,7 @@ def _verdict(
         outcome="fails" if because else "builds",
         because=because,
         reason=reason,
+        stages=stages_for(findings, version, enforce=enforce, today=options.today or _today()),
     )
 
 

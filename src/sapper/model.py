@@ -16,6 +16,8 @@ __all__ = [
     "Outcome",
     "Project",
     "Reference",
+    "Stage",
+    "StageName",
     "Status",
     "TargetKind",
     "TargetResult",
@@ -32,6 +34,9 @@ Status = Literal["removed", "overdue", "deprecated", "requires-newer"]
 #: Every status, most severe first.
 STATUSES: tuple[Status, ...] = ("removed", "overdue", "deprecated", "requires-newer")
 Outcome = Literal["fails", "builds", "unknown"]
+#: PEP 517 stages: ``metadata`` (``prepare_metadata_for_build_wheel``), ``wheel``
+#: (``build_wheel``).
+StageName = Literal["metadata", "wheel"]
 TargetKind = Literal["directory", "sdist", "pypi"]
 
 
@@ -68,6 +73,21 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Stage:
+    """What happens at one PEP 517 stage of a build with the verdict's setuptools."""
+
+    name: StageName
+    hook: str
+    #: ``fails`` if the project's own practices fail here or setuptools itself does.
+    outcome: Outcome
+    #: Codes of the project's findings that fail at this stage.
+    because: tuple[str, ...] = ()
+    #: Why setuptools itself fails every build at this stage in this mode (enforced
+    #: deprecations only), from ``data/backend.json``; None when it does not.
+    backend: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     """What happens when this project is built with one setuptools version."""
 
@@ -78,6 +98,9 @@ class Verdict:
     #: Why this setuptools version was chosen (``--setuptools``, newest, or the project's
     #: ``build-system.requires``), or why the outcome is unknown.
     reason: str = ""
+    #: Per PEP 517 stage (metadata, then wheel); ``outcome`` above is the project's own
+    #: practices only, a stage's outcome also counts setuptools' own failures.
+    stages: tuple[Stage, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
