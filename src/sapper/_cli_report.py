@@ -60,12 +60,30 @@ def add_parser(subparsers: Any) -> None:
         help="how many at-risk projects to list (default: 20; the terminal shows at most 10)",
     )
     p.add_argument(
+        "--as-of",
+        type=_iso_date,
+        metavar="YYYY-MM-DD",
+        help="count each project by the release that was current that day (its newest "
+        "scanned sdist uploaded before it) instead of its newest scanned sdist; for stores "
+        "scanned with --versions before:DATE, newest-per-year or all",
+    )
+    p.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour in text output (auto honours NO_COLOR and FORCE_COLOR)",
     )
     p.set_defaults(handler=_run)
+
+
+def _iso_date(text: str) -> str:
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        msg = f"invalid date {text!r}: write it as YYYY-MM-DD, such as 2025-03-24"
+        raise argparse.ArgumentTypeError(msg) from None
 
 
 def default_html_path(store: Path) -> Path:
@@ -93,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     store = open_store(args.store)
     try:
-        summary = summarize(store, top=args.top)
+        summary = summarize(store, top=args.top, as_of=args.as_of)
     finally:
         store.close()
     html_path: Path | None = args.html
