@@ -68,6 +68,7 @@ def report_dict(summary: Summary) -> dict[str, Any]:
             "sdists": t.all.sdists,
             "projects": t.all.projects,
             "downloads": t.all.downloads,
+            "sdist_downloads": t.all.sdist_downloads,
             "projects_with_downloads": t.projects_with_downloads,
             "classes": {cls: count_dict(c, t) for cls, c in t.classes},
             "errors": dict(t.errors),
