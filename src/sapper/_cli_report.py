@@ -13,9 +13,11 @@ from ._cli_common import DEFAULT_STORE, positive_int
 __all__ = ["add_parser"]
 
 _DESCRIPTION = """\
-Summarise the results `sapper scan` stored: sdists affected per rule and status, weighted by
-downloads; by upload year; what breaks if an overdue or pending deprecation became an error;
-breakage over setuptools versions; the projects most at risk. Prints a summary (or JSON with
+Summarise the results `sapper scan` stored: sdists affected per rule and status (removed,
+overdue, deprecated = pending, requires-newer = a forward constraint), weighted by downloads
+and by the downloads that build the sdist; by upload year; what breaks if an overdue or
+pending deprecation became an error; breakage over setuptools versions, also as it happened
+(setuptools 78.0.1 on 2025-03-24); the projects most at risk. Prints a summary (or JSON with
 --format json) and writes a self-contained HTML page (no network needed to view it)."""
 
 _EPILOG = """\
