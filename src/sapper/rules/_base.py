@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
+from ..facts import ProjectFacts
 from ..model import Finding, Reference
-from ..project import PyProject, load_pyproject
-from ..sources import ProjectFiles
-from ..versions import Catalogue
 
 __all__ = [
     "FAMILIES",
@@ -19,7 +15,6 @@ __all__ = [
     "Rule",
     "all_rules",
     "get_rule",
-    "pyproject_of",
     "register",
 ]
 
@@ -27,28 +22,10 @@ __all__ = [
 FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 
 
-@dataclass(slots=True, kw_only=True)
-class Context:
-    """What a check can look at: the project's files and the setuptools catalogue.
-
-    Families that parse a file once for several rules keep the result in ``cache``.
-    """
-
-    files: ProjectFiles
-    catalogue: Catalogue
-    today: _dt.date
-    cache: dict[str, Any] = field(default_factory=dict)
-
-    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
-        if key not in self.cache:
-            self.cache[key] = compute()
-        return self.cache[key]
-
-
-def pyproject_of(ctx: Context) -> PyProject:
-    """The project's pyproject.toml, parsed once per project."""
-    pp: PyProject = ctx.memo("pyproject", lambda: load_pyproject(ctx.files))
-    return pp
+class Context(ProjectFacts):
+    """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
+    ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
+    catalogue and today's date."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +70,11 @@ def _load() -> None:
 def all_rules() -> tuple[Rule, ...]:
     _load()
     return tuple(sorted(_REGISTRY.values(), key=lambda r: r.code))
+
+
+def slug_of(code: str) -> str:
+    """The slug of rule ``code`` (the rule registers before any check runs)."""
+    return _REGISTRY[code].slug
 
 
 def get_rule(code: str) -> Rule | None:

@@ -18,16 +18,7 @@ from typing import Any
 
 from ..model import Finding, Reference
 from ._base import Context, Rule, register
-from .pyproject import (
-    HISTORY_URL,
-    DueEras,
-    due_sets,
-    locate,
-    make_finding,
-    other_config,
-    tables,
-    versions,
-)
+from ._emit import HISTORY_URL, DueEras, due_sets, make_finding, versions
 
 __all__: list[str] = []
 
@@ -93,8 +84,8 @@ def _given(value: Any) -> bool:
 
 def _discovery_skipped(ctx: Context) -> tuple[bool, bool]:
     """(skipped in every release, skipped from 61.1.0 on: ``configuration=``)."""
-    project, tool = tables(ctx)
-    other = other_config(ctx)
+    project, tool = ctx.pyproject.tables
+    other = ctx.config
     if other.opaque:
         return True, True
     kw = other.keywords
@@ -195,11 +186,9 @@ def _split_list(value: str) -> list[str]:
 
 
 def _patterns(ctx: Context) -> Iterator[_Pattern]:
-    from .setup_cfg import cfg_values
-
-    other = other_config(ctx)
+    other = ctx.config
     cfg_lines: dict[str, int | None] = {}
-    for item in cfg_values(ctx, partial=True):
+    for item in ctx.setup_cfg.values_partial:
         if item.section == "metadata":
             cfg_lines.setdefault(item.key, item.line)
     for key in ("license_files", "license_file"):
@@ -214,7 +203,7 @@ def _patterns(ctx: Context) -> Iterator[_Pattern]:
             for p in items:
                 if isinstance(p, str):
                     yield _Pattern(p, f"setup({key}=...)", "setup.py", other.keyword_lines.get(key))
-    project, tool = tables(ctx)
+    project, tool = ctx.pyproject.tables
     for table, name in ((project, "project"), (tool, "tool.setuptools")):
         value = table.get("license-files") if table is not None else None
         if isinstance(value, list):
@@ -224,7 +213,7 @@ def _patterns(ctx: Context) -> Iterator[_Pattern]:
                         p,
                         f"`{name}.license-files`",
                         "pyproject.toml",
-                        locate(ctx, name, "license-files"),
+                        ctx.pyproject.locate(name, "license-files"),
                     )
 
 

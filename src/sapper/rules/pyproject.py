@@ -18,234 +18,31 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ..facts.setup_py import import_sites
 from ..model import Finding, Reference
-from ._base import Context, Rule, pyproject_of, register
-
-__all__ = ["OtherConfig", "other_config", "versions"]
-
-PATH = "pyproject.toml"
-HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
-
-# -------------------------------------------------------------------------- version sets
-
-
-def versions(ctx: Context, lo: str | None = None, hi: str | None = None) -> set[str]:
-    """The releases ``v`` with ``lo <= v < hi`` (either bound may be open)."""
-    return ctx.catalogue.between(lo, hi)
-
-
-#: (first release, due date) of a deprecation whose due date moved between releases.
-DueEras = tuple[tuple[str, str], ...]
+from ._base import Context, Rule, register
+from ._emit import HISTORY_URL, DueEras, due_sets, make_finding, versions
 
 #: ``project.license`` as a table and ``tool.setuptools.license-files``
 #: (``_apply_pyprojecttoml.py``): 2026-02-18 in 77.0.1-80.10.1, 2027-02-18 since 80.10.2.
 LICENSE_TABLE_DUE: DueEras = (("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18"))
 
+__all__: list[str] = []
 
-def due_sets(
-    ctx: Context, eras: DueEras, until: str | None = None
-) -> tuple[set[str], set[str], str]:
-    """(versions that warn, versions that fail under SETUPTOOLS_ENFORCE_DEPRECATION=1 today,
-    due date in the newest era) for a deprecation whose due date is given per era."""
-    today = ctx.today.isoformat()
-    warns: set[str] = set()
-    enforced: set[str] = set()
-    for i, (first, due) in enumerate(eras):
-        nxt = eras[i + 1][0] if i + 1 < len(eras) else until
-        span = versions(ctx, first, nxt)
-        warns |= span
-        if due < today:
-            enforced |= span
-    return warns, enforced, eras[-1][1]
-
+PATH = "pyproject.toml"
 
 # ------------------------------------------------------------ what setup.py/setup.cfg set
 
 
-@dataclass(frozen=True, slots=True)
-class OtherConfig:
-    """What setup.py and setup.cfg configure, as far as it can be read without running code.
-
-    ``keywords`` maps each ``setup()`` keyword to its statically known value (or the
-    ``UNKNOWN`` marker); ``opaque`` is true when setup.py may pass keywords sapper cannot see
-    (no module-level ``setup()`` call, a ``**kwargs`` argument, or a file that does not
-    parse). ``cfg`` maps ``(section, key)`` of setup.cfg to the value, keys of ``[metadata]``
-    and ``[options*]`` normalised as setuptools does (underscores, lowercase).
-    """
-
-    keywords: Mapping[str, Any]
-    keyword_nodes: Mapping[str, ast.expr]
-    keyword_lines: Mapping[str, int]
-    opaque: bool
-    cfg: Mapping[tuple[str, str], str]
-    has_setup_py: bool
-
-
-def other_config(ctx: Context) -> OtherConfig:
-    result: OtherConfig = ctx.memo("other-config", lambda: _other_config(ctx))
-    return result
-
-
-def _other_config(ctx: Context) -> OtherConfig:
-    from .setup_cfg import cfg_values
-    from .setup_py import parse_setup_py, setup_calls, setup_keywords
-
-    keywords: dict[str, Any] = {}
-    nodes: dict[str, ast.expr] = {}
-    lines: dict[str, int] = {}
-    has_setup_py = "setup.py" in ctx.files.files
-    opaque = False
-    if has_setup_py:
-        tree = parse_setup_py(ctx)
-        calls = list(setup_calls(tree)) if tree is not None else []
-        opaque = tree is None or not calls
-        for call in calls:
-            for kw in call.keywords:
-                if kw.arg is None and not _expandable(kw.value):
-                    opaque = True
-        for found in setup_keywords(ctx):
-            keywords[found.name] = found.value
-            nodes[found.name] = found.node
-            lines[found.name] = found.line
-    cfg = {(item.section, item.key): item.value for item in cfg_values(ctx, partial=True)}
-    return OtherConfig(
-        keywords=keywords,
-        keyword_nodes=nodes,
-        keyword_lines=lines,
-        opaque=opaque,
-        cfg=cfg,
-        has_setup_py=has_setup_py,
-    )
-
-
-def _expandable(node: ast.expr) -> bool:
-    """Whether ``setup(**node)`` is a literal ``dict(...)``/``{...}`` sapper can read."""
-    if isinstance(node, ast.Dict):
-        return all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "dict"
-        and not node.args
-        and all(k.arg is not None for k in node.keywords)
-    )
-
-
 def _truthy(value: Any) -> bool:
-    from ._values import UNKNOWN
+    from ..facts._values import UNKNOWN
 
     return value is UNKNOWN or bool(value)
 
 
 # ------------------------------------------------------------------------ pyproject data
-
-
-def tables(ctx: Context) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """``[project]`` and ``[tool.setuptools]`` (None when absent or not tables)."""
-    data = pyproject_of(ctx).data
-    if not isinstance(data, dict):
-        return None, None
-    project = data.get("project")
-    tool = data.get("tool")
-    setuptools = tool.get("setuptools") if isinstance(tool, dict) else None
-    return (
-        project if isinstance(project, dict) else None,
-        setuptools if isinstance(setuptools, dict) else None,
-    )
-
-
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-
-
-def locate(ctx: Context, table: str, key: str | None = None) -> int | None:
-    """The line of ``key = ...`` in ``[table]`` (or of the table header), if found.
-
-    Dotted forms are understood too: ``license.text = ...`` under ``[project]`` and
-    ``[project.license]`` both locate ``project``/``license``.
-    """
-    text = ctx.files.read_text(PATH)
-    if text is None:
-        return None
-    current = ""
-    header_line: int | None = None
-    want = f"{table}.{key}" if key else table
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        mo = _HEADER.match(raw)
-        if mo and not raw.lstrip().startswith("[["):
-            current = re.sub(r"\s*\.\s*", ".", mo.group(1).replace('"', ""))
-            if current == want or (key and current.startswith(want + ".")):
-                return lineno
-            if current == table:
-                header_line = lineno
-            continue
-        if key is None:
-            continue
-        stripped = raw.strip().replace('"', "")
-        full = f"{current}.{stripped}" if current else stripped
-        if re.match(rf"{re.escape(want)}\s*[.=]", full):
-            return lineno
-    return header_line
-
-
-# ------------------------------------------------------------------------------ findings
-
-
-def _describe(
-    ctx: Context,
-    fails: tuple[str, ...],
-    enforced: tuple[str, ...],
-    due: str | None,
-    warns: tuple[str, ...],
-) -> str:
-    parts: list[str] = []
-    if fails:
-        parts.append("fails in setuptools " + " | ".join(fails))
-    extra = [s for s in enforced if s not in fails]
-    if extra:
-        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
-    if due:
-        when = "overdue since" if due < ctx.today.isoformat() else "due"
-        parts.append(f"deprecation {when} {due} in the newest release")
-    elif warns and not fails:
-        parts.append("warns in setuptools " + " | ".join(warns))
-    return "; ".join(parts)
-
-
-def make_finding(
-    ctx: Context,
-    code: str,
-    message: str,
-    *,
-    path: str = PATH,
-    line: int | None = None,
-    fails: set[str] | None = None,
-    enforced: set[str] | None = None,
-    warns: set[str] | None = None,
-    due: str | None = None,
-    fix: str | None = None,
-) -> Finding:
-    cat = ctx.catalogue
-    failing = fails or set()
-    f = cat.to_specifiers(failing)
-    e = cat.to_specifiers((enforced or set()) | failing)
-    w = cat.to_specifiers(warns or set())
-    described = _describe(ctx, f, e, due, w)
-    return Finding(
-        code=code,
-        slug=_SLUGS[code],
-        message=message + (f" ({described})" if described else ""),
-        path=path,
-        line=line,
-        column=1 if line is not None else None,
-        fails=f,
-        fails_enforced=e,
-        warns=w,
-        due_date=due,
-        fix=fix,
-    )
 
 
 _SLUGS = {
@@ -258,8 +55,6 @@ _SLUGS = {
     "PP007": "pyproject-invalid-tool-setuptools",
     "PP008": "pyproject-missing-dynamic",
     "PP009": "pyproject-without-build-system",
-    "LY001": "layout-flat-multiple-top-level",
-    "LY002": "layout-license-file-pattern",
 }
 
 # ------------------------------------------------------------------------------- PP001
@@ -292,7 +87,7 @@ def _relaxed(ctx: Context, project: Mapping[str, Any], tool: Mapping[str, Any] |
     """Whether 61.2.0-67.8.0 ignore this invalid [project] table instead of failing."""
     if tool or not set(project) <= _POPULAR_SUBSET:
         return False
-    other = other_config(ctx)
+    other = ctx.config
     if other.opaque:
         return True  # setup.py may well set name/version: assume the lenient path
     kw = other.keywords
@@ -379,7 +174,7 @@ def _unfilled_dynamic(
     """
     table = tool.get("dynamic") if tool is not None else None
     configured = set(table) if isinstance(table, dict) else set()
-    other = other_config(ctx)
+    other = ctx.config
     supplied = _supplied_fields(ctx)
     for field in sorted(dynamic - configured - set(project)):
         if field not in _DYNAMIC_FIELDS or field in {"version", "scripts", "gui-scripts"}:
@@ -404,7 +199,7 @@ def _unfilled_dynamic(
 
 
 def _check_project_table(ctx: Context) -> Iterable[Finding]:
-    project, tool = tables(ctx)
+    project, tool = ctx.pyproject.tables
     if not project:
         return []  # an empty [project] is ignored like a missing one (read_configuration)
     since61 = versions(ctx, "61.0.0")
@@ -504,7 +299,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                 ctx,
                 "PP001",
                 message + note,
-                line=locate(ctx, "project", key),
+                line=ctx.pyproject.locate("project", key),
                 fails=failing,
                 fix=fix,
             )
@@ -526,12 +321,12 @@ def _license_expression_problem(text: str) -> str | None:
 
 
 def _check_license_string(ctx: Context) -> Iterable[Finding]:
-    project, _ = tables(ctx)
+    project, _ = ctx.pyproject.tables
     if project is None or not isinstance(project.get("license"), str):
         return []
     text = project["license"]
     problem = _license_expression_problem(text)
-    line = locate(ctx, "project", "license")
+    line = ctx.pyproject.locate("project", "license")
     if problem:
         return [
             make_finding(
@@ -565,7 +360,7 @@ def _license_classifiers(ctx: Context, project: Mapping[str, Any]) -> list[str]:
     raw: Any = project.get("classifiers")
     dynamic = project.get("dynamic")
     if raw is None and isinstance(dynamic, list) and "classifiers" in dynamic:
-        other = other_config(ctx)
+        other = ctx.config
         raw = other.keywords.get("classifiers")
         if not isinstance(raw, list | tuple):
             text = other.cfg.get(("metadata", "classifiers")) or other.cfg.get(
@@ -578,7 +373,7 @@ def _license_classifiers(ctx: Context, project: Mapping[str, Any]) -> list[str]:
 
 
 def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
-    project, _ = tables(ctx)
+    project, _ = ctx.pyproject.tables
     if project is None or not isinstance(project.get("license"), str):
         return []
     classifiers = _license_classifiers(ctx, project)
@@ -591,7 +386,8 @@ def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
             f"`project.license` is a license expression and the classifiers still say "
             f'{classifiers[0]!r}; setuptools >= 77.0.1 stops with "License classifiers have '
             'been superseded by license expressions"',
-            line=locate(ctx, "project", "classifiers") or locate(ctx, "project", "license"),
+            line=ctx.pyproject.locate("project", "classifiers")
+            or ctx.pyproject.locate("project", "license"),
             fails=versions(ctx, "77.0.1"),
             fix="remove the `License ::` classifiers",
         )
@@ -602,7 +398,7 @@ def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_license_table(ctx: Context) -> Iterable[Finding]:
-    project, _ = tables(ctx)
+    project, _ = ctx.pyproject.tables
     if project is None or not isinstance(project.get("license"), dict):
         return []
     table = project["license"]
@@ -617,7 +413,7 @@ def _check_license_table(ctx: Context) -> Iterable[Finding]:
             "PP004",
             "`project.license` is a TOML table; setuptools >= 77.0.1 warns that this is "
             "deprecated in favour of an SPDX expression and `license-files`",
-            line=locate(ctx, "project", "license"),
+            line=ctx.pyproject.locate("project", "license"),
             warns=warns,
             enforced=enforced,
             due=due,
@@ -627,10 +423,10 @@ def _check_license_table(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
-    project, tool = tables(ctx)
+    project, tool = ctx.pyproject.tables
     if tool is None or "license-files" not in tool:
         return []
-    line = locate(ctx, "tool.setuptools", "license-files")
+    line = ctx.pyproject.locate("tool.setuptools", "license-files")
     if project is not None and "license-files" in project:
         return [
             make_finding(
@@ -663,7 +459,7 @@ def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
-    _, tool = tables(ctx)
+    _, tool = ctx.pyproject.tables
     if tool is None:
         return []
     key = next((k for k in tool if k.replace("_", "-") == "namespace-packages"), None)
@@ -679,7 +475,7 @@ def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
             "PP005",
             "`tool.setuptools.namespace-packages` was removed in setuptools 69.0.0 "
             "(RemovedConfigError)",
-            line=locate(ctx, "tool.setuptools", key),
+            line=ctx.pyproject.locate("tool.setuptools", key),
             fails=versions(ctx, "69.0.0"),
             enforced=enforced,
             warns=warns,
@@ -706,7 +502,7 @@ _LATER_DYNAMIC_KEYS = {"dependencies": "62.6.0", "optional-dependencies": "62.6.
 
 
 def _check_tool_table(ctx: Context) -> Iterable[Finding]:
-    _, tool = tables(ctx)
+    _, tool = ctx.pyproject.tables
     if tool is None:
         return []
     since61 = versions(ctx, "61.0.0")
@@ -776,7 +572,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
             ctx,
             "PP007",
             message,
-            line=locate(ctx, "tool.setuptools", key),
+            line=ctx.pyproject.locate("tool.setuptools", key),
             fails=failing,
             fix=fix,
         )
@@ -811,7 +607,7 @@ _PREVIOUS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = {
 
 def _entry_point_fields(ctx: Context) -> dict[str, str]:
     """[project] field -> where setup.py/setup.cfg supply entry points for it."""
-    other = other_config(ctx)
+    other = ctx.config
     out: dict[str, str] = {}
     value = other.keywords.get("entry_points")
     if value is not None and _truthy(value):
@@ -846,14 +642,11 @@ def _entry_point_fields(ctx: Context) -> dict[str, str]:
 
 def _supplied_fields(ctx: Context) -> dict[str, tuple[str, int | None, str]]:
     """[project] field -> (what supplies it, line, file) for setup.py/setup.cfg values."""
-    result: dict[str, tuple[str, int | None, str]] = ctx.memo(
-        "pyproject:supplied", lambda: _compute_supplied(ctx)
-    )
-    return result
+    return ctx.once(_compute_supplied)
 
 
 def _compute_supplied(ctx: Context) -> dict[str, tuple[str, int | None, str]]:
-    other = other_config(ctx)
+    other = ctx.config
     supplied: dict[str, tuple[str, int | None, str]] = {}
     for field, (kws, keys) in _PREVIOUS.items():
         for kw in kws:
@@ -900,7 +693,7 @@ _CRASH = {
 
 
 def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
-    project, _ = tables(ctx)
+    project, _ = ctx.pyproject.tables
     if not project:
         return []
     dynamic = project.get("dynamic")
@@ -983,15 +776,13 @@ def _local_names(ctx: Context) -> set[str]:
 def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     import sys
 
-    data = pyproject_of(ctx).data
+    data = ctx.pyproject.data
     if not isinstance(data, dict):
         return []
     table = data.get("build-system")
     if isinstance(table, dict) and "requires" in table:
         return []
-    from .setup_py import import_sites, parse_setup_py
-
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None:
         return []
     # Only unconditional imports: those under `if` usually depend on the platform or the

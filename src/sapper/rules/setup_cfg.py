@@ -14,20 +14,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from ..facts.setup_cfg import (
+    PATH,
+    CfgValue,
+    KeyLocation,
+    line_of_offset,
+    parse_setup_cfg,
+    split_requirements,
+)
 from ..model import Finding, Reference
 from ..versions import CfgFacts, KeyCheck
 from ._base import Context, Rule, register
-from ._cfgread import (
-    KeyLocation,
-    line_of_offset,
-    locate_keys,
-    locate_sections,
-    parse_setup_cfg,
-)
 
 __all__ = ["analyse_setup_cfg"]
 
-PATH = "setup.cfg"
 
 _DOCS = "https://setuptools.pypa.io/en/latest/userguide/declarative_config.html"
 _REF_4870 = Reference(
@@ -259,17 +259,17 @@ def _describe(
 
 def analyse_setup_cfg(ctx: Context) -> tuple[Finding, ...]:
     """Every SC finding of the project (cached per context)."""
-    result: tuple[Finding, ...] = ctx.memo("setup_cfg", lambda: _analyse(ctx))
+    result: tuple[Finding, ...] = ctx.once(_analyse)
     return result
 
 
 def _analyse(ctx: Context) -> tuple[Finding, ...]:
-    data = ctx.files.files.get(PATH)
+    data = ctx.setup_cfg.data
     if data is None:
         return ()
     cat = ctx.catalogue
     today = ctx.today.isoformat()
-    locations = locate_keys(data)
+    locations = list(ctx.setup_cfg.locations)
     by_key: dict[tuple[str, str], list[KeyLocation]] = {}
     for loc in locations:
         by_key.setdefault((loc.section, loc.key), []).append(loc)
@@ -287,7 +287,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
     errors: dict[tuple[str, str], tuple[set[str], tuple[int | None, int | None], str]] = {}
 
     sections_seen: tuple[str, ...] = ()
-    section_lines = locate_sections(data)
+    section_lines = ctx.setup_cfg.section_lines
     for (xform, encoding, skip), eras in groups.items():
         parsed = parse_setup_cfg(data, optionxform_str=xform, encoding=encoding, skip=skip)
         sections_seen = sections_seen or parsed.sections
@@ -730,49 +730,6 @@ test = pytest
 # -- values in setup.cfg ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class CfgValue:
-    section: str
-    key: str
-    value: str
-    line: int | None
-    column: int | None
-
-
-def cfg_values(ctx: Context, *, partial: bool = False) -> tuple[CfgValue, ...]:
-    """setup.cfg options as current setuptools reads them (keys with underscores and
-    lowercased in setuptools sections), with their lines. When configparser fails on the
-    file, () — or, with ``partial``, the options read before the error."""
-
-    def compute() -> tuple[tuple[CfgValue, ...], bool]:
-        data = ctx.files.files.get(PATH)
-        if data is None:
-            return (), False
-        parsed = parse_setup_cfg(data, optionxform_str=True, encoding="utf-8")
-        where: dict[tuple[str, str], KeyLocation] = {}
-        for found in locate_keys(data):
-            where.setdefault((found.section, found.key.strip()), found)
-        out = []
-        for section, key, value in parsed.options:
-            loc = where.get((section, key))
-            norm = key
-            if section == "metadata" or section.startswith("options"):
-                norm = key.replace("-", "_").lower()
-            out.append(
-                CfgValue(
-                    section,
-                    norm,
-                    value,
-                    loc.line if loc is not None else None,
-                    loc.column if loc is not None else None,
-                )
-            )
-        return tuple(out), parsed.error is not None
-
-    values, failed = ctx.memo("setup.cfg:values", compute)
-    return values if partial or not failed else ()
-
-
 def _value_finding(
     ctx: Context,
     code: str,
@@ -816,7 +773,7 @@ def _check_license_file(ctx: Context) -> Iterable[Finding]:
             ctx.catalogue.between("40.7.0"),
             fix=f"license_files = {item.value.strip()[5:].strip()}",
         )
-        for item in cfg_values(ctx)
+        for item in ctx.setup_cfg.values
         if item.section == "metadata"
         and item.key == "license"
         and item.value.strip().startswith("file:")
@@ -831,7 +788,7 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
     due = "2025-08-30"
     overdue = ctx.today > _date(due)
     findings = []
-    for item in cfg_values(ctx):
+    for item in ctx.setup_cfg.values:
         if item.section not in {"bdist_wheel", "wheel"} or item.key.lower() != "universal":
             continue
         # [bdist_wheel] options go through strtobool; bdist_wheel reads the old [wheel]
@@ -875,18 +832,6 @@ def _date(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
 
 
-def split_requirements(value: str) -> list[str]:
-    """``_parse_requirements_list``: lines if the value has several, else ``;``-separated
-    items (which is how a one-line `foo; python_version<"3"` loses its marker), then what
-    ``_reqs.parse_strings`` keeps of them."""
-    from ._values import requirement_lines
-
-    items = value.splitlines() if "\n" in value else value.split(";")
-    # setuptools then parses them with `_reqs.parse_strings`: `#` comment lines and
-    # ` #` trailing comments are dropped, backslash continuations joined.
-    return list(requirement_lines(items))
-
-
 def _requirement_key(item: CfgValue) -> bool:
     return (
         item.section == "options" and item.key in {"install_requires", "setup_requires"}
@@ -894,11 +839,11 @@ def _requirement_key(item: CfgValue) -> bool:
 
 
 def _check_requirements(ctx: Context) -> Iterable[Finding]:
-    from ._values import requirement_problem, specifier_problem
+    from ..facts._values import requirement_problem, specifier_problem
 
     findings = []
     everywhere = ctx.catalogue.between()
-    for item in cfg_values(ctx):
+    for item in ctx.setup_cfg.values:
         value = item.value.strip()
         if value.startswith("file:"):
             if _requirement_key(item):
@@ -959,9 +904,9 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_version(ctx: Context) -> Iterable[Finding]:
-    from ._values import version_problem
+    from ..facts._values import version_problem
 
-    for item in cfg_values(ctx):
+    for item in ctx.setup_cfg.values:
         if item.section != "metadata" or item.key != "version":
             continue
         value = item.value.strip()
@@ -985,7 +930,7 @@ def _check_version(ctx: Context) -> Iterable[Finding]:
 
 
 def _check_description(ctx: Context) -> Iterable[Finding]:
-    for item in cfg_values(ctx):
+    for item in ctx.setup_cfg.values:
         if item.section != "metadata" or item.key not in {"description", "summary"}:
             continue
         if "\n" not in item.value.strip():

@@ -9,31 +9,30 @@ from __future__ import annotations
 
 import ast
 import datetime as _dt
-import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from packaging.version import Version
 
+from ..facts.inventory import covered
+from ..facts.setup_py import (
+    PATH,
+    Keyword,
+    import_sites,
+    local_files,
+    relative_import_files,
+    setup_calls,
+    statements,
+    sys_path_modified,
+)
+from ..facts.setup_py import (
+    dotted as _dotted,
+)
 from ..model import Finding, Reference
-from ..versions import Catalogue
 from ._base import Context, Rule, register
 
 __all__: list[str] = []
 
-PATH = "setup.py"
-
-#: Before 60.0.0 setuptools used the standard library's distutils by default, so a
-#: ``distutils.*`` module missing from setuptools' own copy was still importable there.
-_LOCAL_DISTUTILS_SINCE = Version("60.0.0")
-
-#: ``try`` statements (``TryStar`` too on Python >= 3.11); typed loosely to read both.
-_TRY_NODES: tuple[type[Any], ...] = (
-    ast.Try,
-    *([ast.TryStar] if hasattr(ast, "TryStar") else []),
-)
-_GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 _ADVICE = {
     "pkg_resources": (
@@ -48,113 +47,8 @@ _ADVICE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ImportSite:
-    module: str
-    line: int
-    column: int
-
-
-def _guarded(handlers: list[ast.ExceptHandler]) -> bool:
-    for handler in handlers:
-        if handler.type is None:
-            return True
-        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        for t in types:
-            name = t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None)
-            if name in _GUARDS:
-                return True
-    return False
-
-
-def _statements(body: Iterable[ast.stmt], *, imports: bool) -> Iterator[ast.stmt]:
-    """The simple statements that run when setup.py runs, through if/with/for/while/try.
-
-    Function and class bodies are skipped (they run only for some commands, or never).
-    With ``imports``, a ``try`` body guarded by ``except ImportError`` (or broader) is
-    skipped too and handlers are not entered: a failing import there is caught.
-    """
-    for node in body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        if isinstance(node, _TRY_NODES):
-            handlers: list[ast.ExceptHandler] = node.handlers
-            if not (imports and _guarded(handlers)):
-                yield from _statements(node.body, imports=imports)
-            if not imports:
-                for handler in handlers:
-                    yield from _statements(handler.body, imports=imports)
-            yield from _statements(node.orelse, imports=imports)
-            yield from _statements(node.finalbody, imports=imports)
-        elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
-            yield from _statements(node.body, imports=imports)
-            yield from _statements(getattr(node, "orelse", []), imports=imports)
-        else:
-            yield node
-
-
-def import_sites(tree: ast.Module) -> Iterator[ImportSite]:
-    for node in _statements(tree.body, imports=True):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield ImportSite(alias.name, node.lineno, node.col_offset + 1)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield ImportSite(node.module, node.lineno, node.col_offset + 1)
-            if ".extern" not in f".{node.module}":  # extern serves names, not modules
-                for alias in node.names:
-                    yield ImportSite(
-                        f"{node.module}.{alias.name}", node.lineno, node.col_offset + 1
-                    )
-
-
-def parse_setup_py(ctx: Context) -> ast.Module | None:
-    """setup.py's syntax tree, parsed once per project; None if absent or unparsable."""
-
-    def parse() -> ast.Module | None:
-        source = ctx.files.files.get(PATH)
-        if source is None:
-            return None
-        try:
-            return ast.parse(source, filename=PATH)
-        except (SyntaxError, ValueError):
-            return None
-
-    tree: ast.Module | None = ctx.memo("setup.py:ast", parse)
-    return tree
-
-
-@functools.lru_cache(maxsize=4096)
-def _covered(cat: Catalogue, ranges: tuple[tuple[str, str], ...]) -> frozenset[str]:
-    """The known versions inside inclusive ``[first, last]`` runs (cached: the same runs
-    come back for every sdist of a scan)."""
-    spans = [(cat.parsed(a), cat.parsed(b)) for a, b in ranges]
-    return frozenset(v for v in cat.universe if any(lo <= cat.parsed(v) <= hi for lo, hi in spans))
-
-
-def _runs(ranges: Sequence[Sequence[str]]) -> tuple[tuple[str, str], ...]:
-    return tuple((a, b) for a, b in ranges)
-
-
-@functools.lru_cache(maxsize=4096)
-def _missing(cat: Catalogue, module: str) -> frozenset[str]:
-    ranges = cat.modules.get(module)
-    if ranges is None:
-        return frozenset()
-    covered = _covered(cat, _runs(ranges))
-    distutils = module == "distutils" or module.startswith("distutils.")
-    return frozenset(
-        v
-        for v in cat.universe
-        if v not in covered and not (distutils and cat.parsed(v) < _LOCAL_DISTUTILS_SINCE)
-    )
-
-
-def missing_in(ctx: Context, module: str) -> set[str]:
-    return set(_missing(ctx.catalogue, module))
-
-
 def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None:
         return []
     sites = list(import_sites(tree))
@@ -168,7 +62,7 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
             continue
         if site.module in seen or site.line in lines:
             continue
-        missing = missing_in(ctx, site.module)
+        missing = ctx.missing_in(site.module)
         if not missing:
             continue
         seen.add(site.module)
@@ -198,64 +92,16 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-def _module_tree(ctx: Context, path: str) -> ast.Module | None:
-    def parse() -> ast.Module | None:
-        source = ctx.files.files.get(path)
-        if source is None:
-            return None
-        try:
-            return ast.parse(source, filename=path)
-        except (SyntaxError, ValueError):
-            return None
-
-    tree: ast.Module | None = ctx.memo(f"ast:{path}", parse)
-    return tree
-
-
-def _local_files(ctx: Context, module: str, roots: Sequence[str]) -> list[str]:
-    """The files Python runs to import ``module`` from the project tree: every package
-    ``__init__.py`` on the way, then the module itself."""
-    files = ctx.files.files
-    for root in roots:
-        prefix = f"{root}/" if root else ""
-        parts = module.split(".")
-        found: list[str] = []
-        for i in range(1, len(parts) + 1):
-            base = prefix + "/".join(parts[:i])
-            if f"{base}/__init__.py" in files:
-                found.append(f"{base}/__init__.py")
-            elif f"{base}.py" in files and i == len(parts):
-                found.append(f"{base}.py")
-            else:
-                break
-        if found:
-            return found
-    return []
-
-
-def _sys_path_modified(tree: ast.Module) -> bool:
-    for stmt in _statements(tree.body, imports=False):
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Attribute) and _dotted(node) in {
-                "sys.path.insert",
-                "sys.path.append",
-                "sys.path.extend",
-            }:
-                return True
-    return False
-
-
 def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str]) -> list[Finding]:
     """setup.py imports the project's own package (``from mypkg import __version__``),
     and that package imports a removed module at module level: the build fails the same.
 
     Followed only where setup.py's directory is on ``sys.path``: with the legacy backend
     (no ``build-backend``), or when setup.py edits ``sys.path`` itself."""
-    from ..project import LEGACY_BACKEND, build_system
-    from ._base import pyproject_of
+    from ..facts.pyproject import LEGACY_BACKEND
 
-    legacy = build_system(pyproject_of(ctx)).backend == LEGACY_BACKEND
-    if not (legacy or _sys_path_modified(tree)):
+    legacy = ctx.pyproject.build_system.backend == LEGACY_BACKEND
+    if not (legacy or sys_path_modified(tree)):
         return []
     roots = ("", "src", "lib")
     cat = ctx.catalogue
@@ -264,14 +110,14 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
         top = site.module.split(".")[0]
         if top in ("setuptools", "pkg_resources", "distutils"):
             continue
-        todo = [(path, 0) for path in _local_files(ctx, site.module, roots)]
+        todo = [(path, 0) for path in local_files(ctx.files.files, site.module, roots)]
         visited: set[str] = set()
         while todo:
             path, depth = todo.pop(0)
             if path in visited:
                 continue
             visited.add(path)
-            module_tree = _module_tree(ctx, path)
+            module_tree = ctx.setup_py.module(path)
             if module_tree is None:
                 continue
             package = path.rsplit("/", 1)[0] if "/" in path else ""
@@ -281,7 +127,7 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
                 if inner_top in ("setuptools", "pkg_resources", "distutils"):
                     if name in seen:
                         continue
-                    missing = missing_in(ctx, name)
+                    missing = ctx.missing_in(name)
                     if not missing:
                         continue
                     seen.add(name)
@@ -304,27 +150,13 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
                         )
                     )
                 elif depth < 2:
-                    todo.extend((p, depth + 1) for p in _local_files(ctx, name, roots))
+                    todo.extend((p, depth + 1) for p in local_files(ctx.files.files, name, roots))
             todo.extend(
                 (p, depth + 1)
-                for p in _relative_import_files(ctx, module_tree, package)
+                for p in relative_import_files(ctx.files.files, module_tree, package)
                 if depth < 2
             )
     return findings
-
-
-def _relative_import_files(ctx: Context, tree: ast.Module, package: str) -> list[str]:
-    out: list[str] = []
-    for node in _statements(tree.body, imports=True):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            names = [node.module] if node.module else [a.name for a in node.names]
-            for name in names:
-                base = f"{package}/{name.replace('.', '/')}" if package else name.replace(".", "/")
-                for candidate in (f"{base}/__init__.py", f"{base}.py"):
-                    if candidate in ctx.files.files:
-                        out.append(candidate)
-                        break
-    return out
 
 
 register(
@@ -393,23 +225,12 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
 )
 
 
-def setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
-    """``setup(...)``/``setuptools.setup(...)`` calls that run at module level."""
-    for stmt in _statements(tree.body, imports=False):
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-                if name == "setup":
-                    yield node
-
-
 def _falsy_literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and not node.value
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None:
         return []
     cat = ctx.catalogue
@@ -535,17 +356,6 @@ _NAME_ADVICE = {
 }
 
 
-def _dotted(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 @dataclass(frozen=True, slots=True)
 class NameSite:
     module: str
@@ -558,7 +368,7 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
     """``from M import n`` and ``M.n`` (through import aliases) at module level, for the
     modules whose names sapper records."""
     aliases: dict[str, str] = {}
-    for node in _statements(tree.body, imports=True):
+    for node in statements(tree.body, imports=True):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -572,7 +382,7 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
                 if node.module in modules and alias.name != "*":
                     yield NameSite(node.module, alias.name, node.lineno, node.col_offset + 1)
                 aliases[alias.asname or alias.name] = full
-    for stmt in _statements(tree.body, imports=True):
+    for stmt in statements(tree.body, imports=True):
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
         for sub in ast.walk(stmt):
@@ -591,7 +401,7 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
 
 
 def _check_removed_names(ctx: Context) -> Iterable[Finding]:
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None:
         return []
     cat = ctx.catalogue
@@ -611,8 +421,8 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
         failing: set[str] = set()
         warning: set[str] = set()
         first = cat.parsed(defined[0][0])
-        module_set = _covered(cat, _runs(module_ranges))
-        defined_set = _covered(cat, _runs(defined))
+        module_set = covered(cat, module_ranges)
+        defined_set = covered(cat, defined)
         for v in cat.universe:
             if cat.parsed(v) < first:
                 continue  # not added yet: a removal is what breaks old sdists
@@ -733,84 +543,6 @@ setup(name="example", version="1.0")
 # -- metadata values passed to setup() --------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Keyword:
-    """A ``setup()`` keyword argument, its value if statically known, and where it is."""
-
-    name: str
-    node: ast.expr
-    value: Any
-    line: int
-    column: int
-
-
-def setup_keywords(ctx: Context) -> tuple[Keyword, ...]:
-    """The keyword arguments of the module-level ``setup()`` calls, values resolved
-    statically (``_values.UNKNOWN`` when they depend on running code); ``**kwargs`` dicts
-    bound once at module level are expanded."""
-
-    def compute() -> tuple[Keyword, ...]:
-        from ._values import resolve
-
-        tree = parse_setup_py(ctx)
-        if tree is None:
-            return ()
-        consts = _constants(ctx)
-        files = ctx.files.files
-        out: list[Keyword] = []
-        for call in setup_calls(tree):
-            for kw in call.keywords:
-                if kw.arg is not None:
-                    value = resolve(kw.value, consts, files)
-                    out.append(
-                        Keyword(kw.arg, kw.value, value, kw.value.lineno, kw.value.col_offset + 1)
-                    )
-                    continue
-                target = kw.value
-                if isinstance(target, ast.Name) and target.id in consts:
-                    target = consts[target.id]
-                if (
-                    isinstance(target, ast.Call)
-                    and isinstance(target.func, ast.Name)
-                    and target.func.id == "dict"
-                    and not target.args
-                ):
-                    for sub in target.keywords:
-                        if sub.arg is not None:
-                            value = resolve(sub.value, consts, files)
-                            out.append(
-                                Keyword(
-                                    sub.arg,
-                                    sub.value,
-                                    value,
-                                    sub.value.lineno,
-                                    sub.value.col_offset + 1,
-                                )
-                            )
-                elif isinstance(target, ast.Dict):
-                    for key, val in zip(target.keys, target.values, strict=True):
-                        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                            value = resolve(val, consts, files)
-                            out.append(
-                                Keyword(key.value, val, value, val.lineno, val.col_offset + 1)
-                            )
-        return tuple(out)
-
-    keywords: tuple[Keyword, ...] = ctx.memo("setup.py:keywords", compute)
-    return keywords
-
-
-def _constants(ctx: Context) -> dict[str, ast.expr]:
-    from ._values import module_constants
-
-    def compute() -> dict[str, ast.expr]:
-        tree = parse_setup_py(ctx)
-        return {} if tree is None else module_constants(tree)
-
-    consts: dict[str, ast.expr] = ctx.memo("setup.py:constants", compute)
-    return consts
-
-
 def _finding(  # noqa: PLR0917
     ctx: Context,
     code: str,
@@ -841,10 +573,10 @@ _REQUIREMENT_KEYWORDS = ("install_requires", "setup_requires")
 
 def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
     findings = []
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         if kw.name not in _REQUIREMENT_KEYWORDS:
             continue
-        kind_of = _container_kind(kw.node, _constants(ctx))
+        kind_of = _container_kind(kw.node, ctx.setup_py.constants)
         if kind_of == "set":
             failing = ctx.catalogue.between()
             kind = "a set"
@@ -942,7 +674,7 @@ setup(name="example", version="1.0", install_requires=["requests", "six"])
 
 
 def _version_value(ctx: Context) -> tuple[Keyword, str] | None:
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         if kw.name != "version":
             continue
         if isinstance(kw.node, ast.Call) and getattr(kw.node.func, "attr", None) == "sic":
@@ -954,7 +686,7 @@ def _version_value(ctx: Context) -> tuple[Keyword, str] | None:
 
 
 def _check_invalid_version(ctx: Context) -> Iterable[Finding]:
-    from ._values import version_problem
+    from ..facts._values import version_problem
 
     found = _version_value(ctx)
     if found is None:
@@ -1034,12 +766,12 @@ setup(name="example", version="1.0.0.dev0")
 
 
 def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
-    from ._values import requirement_lines, requirement_problem, specifier_problem
+    from ..facts._values import requirement_lines, requirement_problem, specifier_problem
 
     findings: list[Finding] = []
     everywhere = ctx.catalogue.between()
     strict = ctx.catalogue.between("67.0.0")
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         value = kw.value
         if kw.name == "python_requires" and isinstance(value, str):
             problem = specifier_problem(value.strip())
@@ -1148,7 +880,7 @@ setup(name="example", version="1.0", install_requires=["pytz>=2012.6"])
 
 
 def _check_description_newline(ctx: Context) -> Iterable[Finding]:
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         if kw.name != "description" or not isinstance(kw.value, str):
             continue
         if "\n" not in kw.value.strip() and "\r" not in kw.value.strip():
@@ -1280,12 +1012,12 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
     """Names of setup.py classes a wheel build runs: the ``cmdclass`` entries for build
     commands and the setup.py classes they derive from."""
     direct: set[str] = set()
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         if kw.name != "cmdclass":
             continue
         node = kw.node
         if isinstance(node, ast.Name):
-            node = _constants(ctx).get(node.id, node)
+            node = ctx.setup_py.constants.get(node.id, node)
         pairs: list[tuple[str, ast.expr]] = []
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
@@ -1308,12 +1040,12 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
 
 
 def _check_dry_run(ctx: Context) -> Iterable[Finding]:
-    from ._values import func_name
+    from ..facts._values import func_name
 
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None:
         return []
-    roots: list[ast.AST] = list(_statements(tree.body, imports=False))
+    roots: list[ast.AST] = list(statements(tree.body, imports=False))
     build_classes = _build_command_classes(ctx, tree)
     roots.extend(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name in build_classes)
     failing = ctx.catalogue.between("81.0.0")
@@ -1419,10 +1151,7 @@ def _requires_wheel(ctx: Context) -> bool:
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
-    from ..project import build_system
-    from ._base import pyproject_of
-
-    for text in build_system(pyproject_of(ctx)).requires:
+    for text in ctx.pyproject.build_system.requires:
         try:
             if canonicalize_name(Requirement(text).name) == "wheel":
                 return True
@@ -1432,7 +1161,7 @@ def _requires_wheel(ctx: Context) -> bool:
 
 
 def _check_wheel_import(ctx: Context) -> Iterable[Finding]:
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None or _requires_wheel(ctx):
         return []
     for site in import_sites(tree):
@@ -1526,7 +1255,7 @@ with `requires = ["setuptools>=70.1"]` in `[build-system]`, or keep the import a
 def _imported_names(tree: ast.Module) -> dict[str, str]:
     """Local name -> dotted origin for module-level imports."""
     names: dict[str, str] = {}
-    for node in _statements(tree.body, imports=False):
+    for node in statements(tree.body, imports=False):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -1547,20 +1276,18 @@ def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
 
 
 def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
-    tree = parse_setup_py(ctx)
+    tree = ctx.setup_py.tree
     if tree is None:
         return []
     include = any(
-        kw.name == "include_package_data" and kw.value is True for kw in setup_keywords(ctx)
+        kw.name == "include_package_data" and kw.value is True for kw in ctx.setup_py.keywords
     )
     if not include:
-        from .setup_cfg import cfg_values
-
         include = any(
             item.section == "options"
             and item.key == "include_package_data"
             and item.value.strip().lower() in {"1", "true", "yes", "on"}
-            for item in cfg_values(ctx, partial=True)
+            for item in ctx.setup_cfg.values_partial
         )
     if not include:
         return []
@@ -1580,12 +1307,12 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
             return any(from_distutils(b, depth + 1) for b in bases)
         return False
 
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         if kw.name != "cmdclass":
             continue
         node = kw.node
         if isinstance(node, ast.Name):
-            node = _constants(ctx).get(node.id, node)
+            node = ctx.setup_py.constants.get(node.id, node)
         if not isinstance(node, ast.Dict):
             continue
         for key, value in zip(node.keys, node.values, strict=True):
