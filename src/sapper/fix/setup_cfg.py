@@ -598,7 +598,7 @@ def fix_setup_cfg(
     Returns the new content (None when the file cannot be edited) and the edits.
     """
     from ..rules import Context, get_rule
-    from ..rules.setup_cfg import analyse_setup_cfg
+    from ..rules.setup_cfg._shared import analyse_setup_cfg
     from ..versions import catalogue
 
     data = files.files.get(PATH)

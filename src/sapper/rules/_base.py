@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ __all__ = [
     "register",
 ]
 
-#: Rule family modules, in display order.
+#: Rule family packages (each holds one module per rule code), in display order.
 FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 
 
@@ -60,11 +61,34 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
-def _load() -> None:
-    # Import every family (a no-op once imported): importing one family module directly
-    # must not leave the registry without the others.
+_RULE_MODULE = re.compile(r"[a-z]{2}[0-9]{3}")
+_loaded = False
+
+
+def rule_modules() -> list[str]:
+    """Every rule module (``sapper.rules.FAMILY.xx000``), found by walking the packages."""
+    import pkgutil
+
+    found: list[str] = []
     for family in FAMILIES:
-        importlib.import_module(f"sapper.rules.{family}")
+        package = importlib.import_module(f"sapper.rules.{family}")
+        found.extend(
+            f"sapper.rules.{family}.{info.name}"
+            for info in pkgutil.iter_modules(package.__path__)
+            if _RULE_MODULE.fullmatch(info.name)
+        )
+    return found
+
+
+def _load() -> None:
+    # Import every rule module (a no-op once imported): importing one rule module directly
+    # must not leave the registry without the others.
+    global _loaded  # noqa: PLW0603
+    if _loaded:
+        return
+    for name in rule_modules():
+        importlib.import_module(name)
+    _loaded = True
 
 
 def all_rules() -> tuple[Rule, ...]:

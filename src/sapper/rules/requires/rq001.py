@@ -1,10 +1,5 @@
-"""Build requirements: plugins that setuptools loads during the build.
-
-RQ001: a build requirement (``build-system.requires`` or ``setup_requires``) pins a
-setuptools plugin to releases that import ``pkg_resources`` when setuptools loads them.
-Which releases do is read from the plugins' own wheels by ``scripts/gen_plugin_facts.py``
-(an unguarded module-level ``import pkg_resources`` in the package) into
-``data/plugins.json``.
+"""RQ001 `requires-plugin-imports-pkg-resources`:
+A build requirement pins a setuptools plugin release that imports pkg_resources.
 """
 
 from __future__ import annotations
@@ -19,12 +14,10 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from ..facts.setup_cfg import PATH as CFG_PATH
-from ..facts.setup_cfg import split_requirements
-from ..model import Finding, Reference
-from ._base import Context, Rule, register
-
-__all__: list[str] = []
+from ...facts.setup_cfg import PATH as CFG_PATH
+from ...facts.setup_cfg import split_requirements
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
 
 _FIX = {
     "setuptools-scm": "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)",
