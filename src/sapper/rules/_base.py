@@ -48,6 +48,10 @@ class Rule:
     check: Callable[[Context], Iterable[Finding]]
     #: Whether ``sapper fix`` can repair it.
     fixable: bool = False
+    #: The only project files the check reads (``None``: it may read any file, or the
+    #: listing of the archive). ``sapper scan`` stops reading an archive early when every
+    #: selected rule names its files here.
+    reads: frozenset[str] | None = None
 
 
 _REGISTRY: dict[str, Rule] = {}

@@ -465,6 +465,7 @@ def _rule(
             example=((PATH, example),),
             check=_Check(code),
             fixable=fixable,
+            reads=frozenset({PATH}),
         )
     )
 
@@ -522,5 +523,6 @@ def _value_rule(  # noqa: PLR0917
             example=((PATH, example),),
             check=check,
             fixable=fixable,
+            reads=frozenset({PATH}),
         )
     )
