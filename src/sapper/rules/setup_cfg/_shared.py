@@ -12,8 +12,8 @@ from __future__ import annotations
 import configparser
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
+from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
 from ...facts.setup_cfg import (
     PATH,
     CfgValue,
@@ -49,32 +49,6 @@ _REF_CONFIGPARSER = Reference(
 )
 
 
-_METADATA_KEYS = frozenset(
-    {
-        "name", "version", "url", "download_url", "project_urls", "author", "author_email",
-        "maintainer", "maintainer_email", "classifiers", "license", "license_files",
-        "license_file", "license_expression", "description", "long_description",
-        "long_description_content_type", "keywords", "platforms", "provides", "requires",
-        "obsoletes",
-    }
-)  # fmt: skip
-
-
-_METADATA_ALIASES = {
-    "home_page": "url",
-    "summary": "description",
-    "classifier": "classifiers",
-    "platform": "platforms",
-}
-
-
-_CONTENT_TYPES = {".rst": "text/x-rst", ".md": "text/markdown", ".markdown": "text/markdown"}
-
-
-def _content_type(filename: str) -> str:
-    return _CONTENT_TYPES.get(PurePosixPath(filename.strip()).suffix.lower(), "text/plain")
-
-
 def _advice(section: str, key: str, value: str) -> tuple[str, str]:
     """What to write instead of ``key`` in ``section``: (short advice, replacement text)."""
     name = key.replace("-", "_").lower()
@@ -84,16 +58,16 @@ def _advice(section: str, key: str, value: str) -> tuple[str, str]:
             target = files[0] if files else "README.rst"
             fix = (
                 f"long_description = file: {target}\n"
-                f"long_description_content_type = {_content_type(target)}"
+                f"long_description_content_type = {content_type(target)}"
             )
             return (
                 f"setuptools never read `{key}` (a pbr key) and ignores it; write "
                 f"`long_description = file: {target}` and "
-                f"`long_description_content_type = {_content_type(target)}`",
+                f"`long_description_content_type = {content_type(target)}`",
                 fix,
             )
-        if name in _METADATA_ALIASES:
-            new = _METADATA_ALIASES[name]
+        if name in METADATA_RENAMES:
+            new = METADATA_RENAMES[name]
             return f"write `{new}`", f"{new} = {value}"
         if name in ("requires_dist", "requires"):
             return (
@@ -107,17 +81,12 @@ def _advice(section: str, key: str, value: str) -> tuple[str, str]:
                 "[options.extras_require] with its requirements",
                 "[options.extras_require]\n" + "".join(f"{x} =\n" for x in value.split()),
             )
-        if name == "description_content_type":
-            return (
-                "write `long_description_content_type`",
-                f"long_description_content_type = {value}",
-            )
         if name in ("requires_python", "python_requires"):
             return (
                 f"setuptools ignores `{key}` in [metadata]; write `python_requires` in [options]",
                 f"[options]\npython_requires = {value}",
             )
-        if name not in _METADATA_KEYS:
+        if name not in METADATA_KEYS:
             return (
                 f"setuptools does not know `{name}` either and ignores it; "
                 "delete the key or use an option listed in the setuptools docs",
