@@ -95,3 +95,19 @@ def test_findings_belong_to_their_rule(rule) -> None:
             ctx = Context(files=narrow, catalogue=cat, today=dt.date(2026, 12, 3))
             assert list(rule.check(ctx)) == findings, f"{rule.code} reads more than {rule.reads}"
     assert emitted, f"no test project triggers {rule.code}"
+
+
+def test_fix_lists_derive_from_the_fixer_registry() -> None:
+    """README, docs/fix.md, `sapper fix --help` and Rule.fixable name the same codes."""
+    from sapper.fix.registry import epilog, fixable_codes
+
+    codes = set(fixable_codes())
+    assert {r.code for r in RULES if r.fixable} == codes
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    mo = re.search(r"`sapper fix` applies the fixes of ([A-Z0-9, and]+)\.", readme)
+    assert mo and set(re.findall(r"[A-Z]{2}[0-9]{3}", mo.group(1))) == codes
+    fix_md = (root / "docs" / "fix.md").read_text(encoding="utf-8")
+    mo = re.search(r"the rules of `sapper check` \(([A-Z0-9,\s]+)\)", fix_md)
+    assert mo and set(re.findall(r"[A-Z]{2}[0-9]{3}", mo.group(1))) == codes
+    assert set(re.findall(r"[A-Z]{2}[0-9]{3}", epilog())) == codes

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
 from ..sources import ProjectFiles
 from . import Edit, Status
+from .registry import fixable_codes
 from .setup_py import SetupPyInfo
 
 __all__ = ["FIXED_CODES", "IniDoc", "fix_setup_cfg"]
@@ -24,8 +25,9 @@ __all__ = ["FIXED_CODES", "IniDoc", "fix_setup_cfg"]
 PATH = "setup.cfg"
 #: Rules whose findings are fixed here; SC008 and SC009 check values, not keys, and are run
 #: through the registry rather than the shared key analysis.
-FIXED_CODES = ("SC001", "SC002", "SC008", "SC009")
-_VALUE_CODES = ("SC008", "SC009")
+FIXED_CODES = fixable_codes(PATH)
+#: Fixed codes whose findings come from their own rules (not the shared key analysis).
+_VALUE_CODES = tuple(c for c in FIXED_CODES if c not in ("SC001", "SC002"))
 
 _SECTCRE = configparser.RawConfigParser.SECTCRE
 _OPTCRE = configparser.RawConfigParser.OPTCRE

@@ -46,12 +46,17 @@ class Rule:
     references: tuple[Reference, ...]
     example: tuple[tuple[str, str], ...]
     check: Callable[[Context], Iterable[Finding]]
-    #: Whether ``sapper fix`` can repair it.
-    fixable: bool = False
     #: The only project files the check reads (``None``: it may read any file, or the
     #: listing of the archive). ``sapper scan`` stops reading an archive early when every
     #: selected rule names its files here.
     reads: frozenset[str] | None = None
+
+    @property
+    def fixable(self) -> bool:
+        """Whether ``sapper fix`` can repair it (it has a fixer in ``sapper.fix.registry``)."""
+        from ..fix.registry import FIXERS
+
+        return self.code in FIXERS
 
 
 _REGISTRY: dict[str, Rule] = {}

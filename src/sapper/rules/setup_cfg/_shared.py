@@ -420,8 +420,6 @@ def _rule(
     doc: str,
     example: str,
     refs: tuple[Reference, ...],
-    *,
-    fixable: bool = False,
 ) -> Rule:
     return register(
         Rule(
@@ -433,7 +431,6 @@ def _rule(
             references=refs,
             example=((PATH, example),),
             check=_Check(code),
-            fixable=fixable,
             reads=frozenset({PATH}),
         )
     )
@@ -478,8 +475,6 @@ def _value_rule(  # noqa: PLR0917
     example: str,
     refs: tuple[Reference, ...],
     check: Callable[[Context], Iterable[Finding]],
-    *,
-    fixable: bool = False,
 ) -> Rule:
     return register(
         Rule(
@@ -491,7 +486,6 @@ def _value_rule(  # noqa: PLR0917
             references=refs,
             example=((PATH, example),),
             check=check,
-            fixable=fixable,
             reads=frozenset({PATH}),
         )
     )

@@ -59,5 +59,4 @@ long_description_content_type = text/x-rst
 """,
     "[metadata]\nname = example\nauthor-email = dev@example.org\n",
     (_REF_4870, _REF_4911, _REF_5011, _REF_1608),
-    fixable=True,
 )

@@ -51,5 +51,4 @@ version = 1.0
 """,
     "[metadata]\nName = example\nversion = 1.0\n",
     (_REF_2592, _REF_4870, _REF_4911, _REF_5011),
-    fixable=True,
 )

@@ -67,5 +67,4 @@ license_files = LICENSE
         ),
     ),
     _check_license_file,
-    fixable=True,
 )

@@ -104,5 +104,4 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
         ),
     ),
     _check_universal,
-    fixable=True,
 )

@@ -201,6 +201,5 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
             ),
         ),
         check=_check_removed_imports,
-        fixable=True,
     )
 )

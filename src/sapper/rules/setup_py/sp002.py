@@ -112,6 +112,5 @@ after porting the code to Python 3, or pin `setuptools<58` in `build-system.requ
             ),
         ),
         check=_check_use_2to3,
-        fixable=True,
     )
 )
