@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ._exceptions import SapperError, TargetError, UsageError
 from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
-from .project import BuildSystem, build_system, identify, load_pyproject
+from .project import BuildSystem, identify
 from .rules import Context, all_rules
 from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
@@ -148,9 +148,8 @@ def check_files(
     options = options or Options()
     cat = catalogue()
     ctx = Context(files=files, catalogue=cat, today=options.today or _today())
-    pyproject = load_pyproject(files)
-    ctx.cache["pyproject"] = pyproject  # rules read it through pyproject_of(ctx)
-    bs = build_system(pyproject)
+    pyproject = ctx.pyproject.parsed
+    bs = ctx.pyproject.build_system
     findings: list[Finding] = []
     errors: list[ErrorRecord] = []
     if bs.error:
