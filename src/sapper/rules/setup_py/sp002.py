@@ -7,10 +7,7 @@ from collections.abc import Iterable
 
 from packaging.version import Version
 
-from ...facts.setup_py import (
-    PATH,
-    setup_calls,
-)
+from ...facts.setup_py import PATH
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 
@@ -20,43 +17,40 @@ def _falsy_literal(node: ast.expr) -> bool:
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
-    tree = ctx.setup_py.tree
-    if tree is None:
-        return []
     cat = ctx.catalogue
     findings: list[Finding] = []
-    for call in setup_calls(tree):
-        for kw in call.keywords:
-            if kw.arg != "use_2to3":
-                continue
-            # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
-            # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
-            if _falsy_literal(kw.value):
-                failing = {v for v in cat.universe if v == "58.0.2"}
-                what = "`use_2to3=False` only failed in setuptools 58.0.2; drop the keyword"
-            else:
-                failing = {v for v in cat.universe if cat.parsed(v) >= Version("58.0.2")}
-                what = (
-                    "2to3 support was removed in setuptools 58: the build fails with "
-                    "`use_2to3 is invalid`; port the code to Python 3 and drop the keyword, "
-                    "or pin `setuptools<58` in build-system.requires"
-                )
-            fails = cat.to_specifiers(failing)
-            findings.append(
-                Finding(
-                    code="SP002",
-                    slug="setuppy-use-2to3",
-                    message=(
-                        f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
-                    ),
-                    path=PATH,
-                    line=kw.value.lineno,
-                    column=kw.value.col_offset + 1,
-                    fails=fails,
-                    fails_enforced=fails,
-                    fix="remove the `use_2to3` argument",
-                )
+    # the keywords of setup(), with the dicts setup.py builds for setup(**kwargs) followed
+    for kw in ctx.setup_py.keywords:
+        if kw.name != "use_2to3":
+            continue
+        # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
+        # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
+        if _falsy_literal(kw.node):
+            failing = {v for v in cat.universe if v == "58.0.2"}
+            what = "`use_2to3=False` only failed in setuptools 58.0.2; drop the keyword"
+        else:
+            failing = {v for v in cat.universe if cat.parsed(v) >= Version("58.0.2")}
+            what = (
+                "2to3 support was removed in setuptools 58: the build fails with "
+                "`use_2to3 is invalid`; port the code to Python 3 and drop the keyword, "
+                "or pin `setuptools<58` in build-system.requires"
             )
+        fails = cat.to_specifiers(failing)
+        findings.append(
+            Finding(
+                code="SP002",
+                slug="setuppy-use-2to3",
+                message=(
+                    f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
+                ),
+                path=PATH,
+                line=kw.line,
+                column=kw.column,
+                fails=fails,
+                fails_enforced=fails,
+                fix="remove the `use_2to3` argument",
+            )
+        )
     return findings
 
 
