@@ -45,6 +45,7 @@ def test_clean_project_enforced_does_not_claim_it_builds() -> None:
     assert "builds with setuptools" not in text
     assert "setuptools itself fails every build_wheel" in text
     assert "metadata stage (prepare_metadata_for_build_wheel): the project's own" in text
+    assert "1 target (1 fails)" in text
 
 
 def test_clean_project_not_enforced_builds_at_both_stages() -> None:

@@ -106,7 +106,8 @@ def render_text(results: Sequence[TargetResult], style: Style, *, show_fix: bool
             totals["error"] += 1
             lines.append(style.red("verdict: not analysed"))
         else:
-            totals[v.outcome] += 1
+            backend_fails = v.outcome == "builds" and any(st.backend for st in v.stages)
+            totals["fails" if backend_fails else v.outcome] += 1
             enforce = " with SETUPTOOLS_ENFORCE_DEPRECATION=1" if v.enforce_deprecations else ""
             if v.outcome == "fails":
                 text = style.red(f"fails with setuptools {v.setuptools}{enforce}")
