@@ -261,7 +261,7 @@ def test_page_renders_without_console_errors(
     assert page.problems() == []
     assert any(t == "info" and READY_MARKER in x for t, x in page.console), page.console
     v = page.values
-    assert v["ready"] == "1"  # the script ran to its end
+    assert v["ready"] == "2"  # the script ran to its end (the schema version)
     assert v["data"] == doc  # the embedded JSON is the --format json report
     text = v["text"]
     for heading in (

@@ -53,3 +53,61 @@ def test_rules_doc_is_current() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.OUT.read_text(encoding="utf-8") == module.render()
+
+
+def _projects() -> list[ProjectFiles]:
+    """Every rule's example, and every project tree among the test data."""
+    from sapper.sources import read_directory
+
+    found = []
+    for rule in RULES:
+        files = example_files(rule)
+        found.append(ProjectFiles(label=rule.code, root="", files=files, names=tuple(files)))
+    data = Path(__file__).parent / "data"
+    roots = {
+        p.parent for name in ("setup.py", "setup.cfg", "pyproject.toml") for p in data.rglob(name)
+    }
+    found.extend(read_directory(root) for root in sorted(roots))
+    return found
+
+
+PROJECTS = _projects()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_findings_belong_to_their_rule(rule) -> None:
+    """A rule emits only its own code and slug, and reads only the files it declares."""
+    import datetime as dt
+
+    from sapper.rules import Context
+    from sapper.versions import catalogue
+
+    cat = catalogue()
+    emitted = 0
+    for files in PROJECTS:
+        ctx = Context(files=files, catalogue=cat, today=dt.date(2026, 12, 3))
+        findings = list(rule.check(ctx))
+        emitted += len(findings)
+        assert {(f.code, f.slug) for f in findings} <= {(rule.code, rule.slug)}, files.label
+        if rule.reads is not None:
+            only = {k: v for k, v in files.files.items() if k in rule.reads}
+            narrow = ProjectFiles(label=files.label, root="", files=only, names=tuple(only))
+            ctx = Context(files=narrow, catalogue=cat, today=dt.date(2026, 12, 3))
+            assert list(rule.check(ctx)) == findings, f"{rule.code} reads more than {rule.reads}"
+    assert emitted, f"no test project triggers {rule.code}"
+
+
+def test_fix_lists_derive_from_the_fixer_registry() -> None:
+    """README, docs/fix.md, `sapper fix --help` and Rule.fixable name the same codes."""
+    from sapper.fix.registry import epilog, fixable_codes
+
+    codes = set(fixable_codes())
+    assert {r.code for r in RULES if r.fixable} == codes
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    mo = re.search(r"`sapper fix` applies the fixes of ([A-Z0-9, and]+)\.", readme)
+    assert mo and set(re.findall(r"[A-Z]{2}[0-9]{3}", mo.group(1))) == codes
+    fix_md = (root / "docs" / "fix.md").read_text(encoding="utf-8")
+    mo = re.search(r"the rules of `sapper check` \(([A-Z0-9,\s]+)\)", fix_md)
+    assert mo and set(re.findall(r"[A-Z]{2}[0-9]{3}", mo.group(1))) == codes
+    assert set(re.findall(r"[A-Z]{2}[0-9]{3}", epilog())) == codes

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ._cli_common import add_index_options, add_rule_selection
+from .fix.registry import epilog as fix_epilog
 
 __all__ = ["add_parser"]
 
@@ -17,16 +18,7 @@ EXIT_USAGE = 2
 EXIT_TARGET_ERROR = 3
 
 _EPILOG = """\
-what is fixed:
-  SC001, SC002  setup.cfg keys with dashes or capitals, renamed to what setuptools reads
-                (description-file -> long_description = file: ..., home-page -> url, ...);
-                edited line by line: comments, order and indentation stay
-  SC008         license = file: X in setup.cfg -> license_files = X
-  SC009         universal = 1 removed from [bdist_wheel] (or the old [wheel] section)
-  SP001         setup.py: the setuptools.command.test import and its cmdclass entry;
-                pkg_resources get_distribution(x).version, parse_version, resource_filename
-  SP002         setup.py: use_2to3= in setup()
-  An edit that changes the built package's requirements, or deletes or rewrites code with
+{fixed}  An edit that changes the built package's requirements, or deletes or rewrites code with
   another behaviour, is unsafe and needs --unsafe-fixes; a conflict or a key with no
   equivalent is reported and left alone.
 
@@ -47,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
             "requirement resolved on the package index (a repaired copy is written with -o "
             "DIR, with the same members, modes and mtimes, and PKG-INFO untouched)."
         ),
-        epilog=_EPILOG,
+        epilog=_EPILOG.format(fixed=fix_epilog()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("targets", nargs="+", metavar="TARGET")

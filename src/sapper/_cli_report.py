@@ -13,9 +13,11 @@ from ._cli_common import DEFAULT_STORE, positive_int
 __all__ = ["add_parser"]
 
 _DESCRIPTION = """\
-Summarise the results `sapper scan` stored: sdists affected per rule and status, weighted by
-downloads; by upload year; what breaks if an overdue or pending deprecation became an error;
-breakage over setuptools versions; the projects most at risk. Prints a summary (or JSON with
+Summarise the results `sapper scan` stored: sdists affected per rule and status (removed,
+overdue, deprecated = pending, requires-newer = a forward constraint), weighted by downloads
+and by the downloads that build the sdist; by upload year; what breaks if an overdue or
+pending deprecation became an error; breakage over setuptools versions, also as it happened
+(setuptools 78.0.1 on 2025-03-24); the projects most at risk. Prints a summary (or JSON with
 --format json) and writes a self-contained HTML page (no network needed to view it)."""
 
 _EPILOG = """\
@@ -60,12 +62,30 @@ def add_parser(subparsers: Any) -> None:
         help="how many at-risk projects to list (default: 20; the terminal shows at most 10)",
     )
     p.add_argument(
+        "--as-of",
+        type=_iso_date,
+        metavar="YYYY-MM-DD",
+        help="count each project by the release that was current that day (its newest "
+        "scanned sdist uploaded before it) instead of its newest scanned sdist; for stores "
+        "scanned with --versions before:DATE, newest-per-year or all",
+    )
+    p.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour in text output (auto honours NO_COLOR and FORCE_COLOR)",
     )
     p.set_defaults(handler=_run)
+
+
+def _iso_date(text: str) -> str:
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        msg = f"invalid date {text!r}: write it as YYYY-MM-DD, such as 2025-03-24"
+        raise argparse.ArgumentTypeError(msg) from None
 
 
 def default_html_path(store: Path) -> Path:
@@ -93,7 +113,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     store = open_store(args.store)
     try:
-        summary = summarize(store, top=args.top)
+        summary = summarize(store, top=args.top, as_of=args.as_of)
     finally:
         store.close()
     html_path: Path | None = args.html

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ._exceptions import SapperError, TargetError, UsageError
 from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
-from .project import BuildSystem, build_system, identify, load_pyproject
+from .project import BuildSystem, identify
 from .rules import Context, all_rules
 from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
@@ -58,17 +58,25 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
     return not code.startswith(ignore)
 
 
-def status_at(finding: Finding, version: str) -> Status:
+def status_at(finding: Finding, version: str, cat: Catalogue | None = None) -> Status:
+    """The finding's status when building with setuptools ``version`` (see ``Status``)."""
     if contains(finding.fails, version):
         return "removed"
     if contains(finding.fails_enforced, version):
         return "overdue"
+    cat = cat or catalogue()
+    at = cat.parsed(version)
+    problem = (*finding.fails_enforced, *finding.warns)
+    if problem and not any(contains(problem, v) for v in cat.universe if cat.parsed(v) >= at):
+        return "requires-newer"
     return "deprecated"
 
 
 def _verdict(
     findings: Sequence[Finding], bs: BuildSystem, options: Options, cat: Catalogue
 ) -> Verdict:
+    from .stages import stages_for
+
     enforce = options.enforce_deprecations
     if bs.uses_setuptools == "no":
         return Verdict(
@@ -110,6 +118,7 @@ def _verdict(
         outcome="fails" if because else "builds",
         because=because,
         reason=reason,
+        stages=stages_for(findings, version, enforce=enforce, today=options.today or _today()),
     )
 
 
@@ -139,9 +148,8 @@ def check_files(
     options = options or Options()
     cat = catalogue()
     ctx = Context(files=files, catalogue=cat, today=options.today or _today())
-    pyproject = load_pyproject(files)
-    ctx.cache["pyproject"] = pyproject  # rules read it through pyproject_of(ctx)
-    bs = build_system(pyproject)
+    pyproject = ctx.pyproject.parsed
+    bs = ctx.pyproject.build_system
     findings: list[Finding] = []
     errors: list[ErrorRecord] = []
     if bs.error:
@@ -154,7 +162,7 @@ def check_files(
     findings = _reachable(findings, bs, cat)
     verdict = _verdict(findings, bs, options, cat)
     version = verdict.setuptools or cat.newest
-    findings = [dataclasses.replace(f, status=status_at(f, version)) for f in findings]
+    findings = [dataclasses.replace(f, status=status_at(f, version, cat)) for f in findings]
     return TargetResult(
         target=target,
         kind=kind,

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from .rules import Rule
 
-__all__ = ["example_files", "explain"]
+__all__ = ["example_files", "explain", "fix_safety"]
 
 
 def example_files(rule: Rule) -> dict[str, bytes]:
     """The rule's example project as bytes (lone surrogates stand for raw bytes)."""
     return {name: text.encode("utf-8", "surrogateescape") for name, text in rule.example}
+
+
+def fix_safety(rule: Rule) -> str:
+    """What ``sapper fix`` does about the rule, and whether its edits are safe."""
+    from .fix.registry import FIXERS
+
+    fixer = FIXERS.get(rule.code)
+    if fixer is None:
+        return "`sapper fix` does not repair this rule: make the change under *Use instead*."
+    return f"`sapper fix` repairs it in {fixer.path}. {fixer.safety}"
 
 
 def explain(rule: Rule) -> str:
@@ -20,6 +30,7 @@ def explain(rule: Rule) -> str:
     project = ProjectFiles(label="example", root="", files=files, names=tuple(sorted(files)))
     result = check_files(project, target="example", kind="directory")
     lines = [f"# {rule.code} {rule.slug}", "", rule.summary, "", rule.doc, ""]
+    lines += ["## Fix safety", fix_safety(rule), ""]
     hits = [f for f in result.findings if f.code == rule.code]
     if hits:
         f = hits[0]

@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
+    "STATUSES",
     "ErrorRecord",
     "Finding",
     "Outcome",
     "Project",
     "Reference",
+    "Stage",
+    "StageName",
     "Status",
     "TargetKind",
     "TargetResult",
@@ -22,10 +25,18 @@ __all__ = [
 ]
 
 #: ``removed``: fails in the evaluated setuptools; ``overdue``: a warning past its due date,
-#: fails there under ``SETUPTOOLS_ENFORCE_DEPRECATION=1``; ``deprecated``: anything else
-#: (warns, or fails only in other versions).
-Status = Literal["removed", "overdue", "deprecated"]
+#: fails there under ``SETUPTOOLS_ENFORCE_DEPRECATION=1``; ``requires-newer``: fails (or
+#: warns) only in releases older than the evaluated one, a forward constraint on the
+#: setuptools version rather than a time bomb (a PEP 639 license string before 77);
+#: ``deprecated``: a pending deprecation (warns in the evaluated version, or fails only in
+#: newer ones).
+Status = Literal["removed", "overdue", "deprecated", "requires-newer"]
+#: Every status, most severe first.
+STATUSES: tuple[Status, ...] = ("removed", "overdue", "deprecated", "requires-newer")
 Outcome = Literal["fails", "builds", "unknown"]
+#: PEP 517 stages: ``metadata`` (``prepare_metadata_for_build_wheel``), ``wheel``
+#: (``build_wheel``).
+StageName = Literal["metadata", "wheel"]
 TargetKind = Literal["directory", "sdist", "pypi"]
 
 
@@ -62,6 +73,21 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Stage:
+    """What happens at one PEP 517 stage of a build with the verdict's setuptools."""
+
+    name: StageName
+    hook: str
+    #: ``fails`` if the project's own practices fail here or setuptools itself does.
+    outcome: Outcome
+    #: Codes of the project's findings that fail at this stage.
+    because: tuple[str, ...] = ()
+    #: Why setuptools itself fails every build at this stage in this mode (enforced
+    #: deprecations only), from ``data/backend.json``; None when it does not.
+    backend: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     """What happens when this project is built with one setuptools version."""
 
@@ -72,6 +98,9 @@ class Verdict:
     #: Why this setuptools version was chosen (``--setuptools``, newest, or the project's
     #: ``build-system.requires``), or why the outcome is unknown.
     reason: str = ""
+    #: Per PEP 517 stage (metadata, then wheel); ``outcome`` above is the project's own
+    #: practices only, a stage's outcome also counts setuptools' own failures.
+    stages: tuple[Stage, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

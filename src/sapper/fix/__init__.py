@@ -115,6 +115,7 @@ def fix_files(
     """
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
+    from .registry import fixable_codes
 
     # What `sapper check` reports decides which rules are fixed: nothing for projects built
     # by another backend, nothing a finding outside the setuptools versions the project
@@ -146,7 +147,7 @@ def fix_files(
             new_files["setup.cfg"] = new_cfg
             originals["setup.cfg"] = cfg
     py = files.files.get("setup.py")
-    if py is not None and (want("SP001") or want("SP002")):
+    if py is not None and any(want(code) for code in fixable_codes("setup.py")):
         new_py, py_edits = setup_py.fix_setup_py(py, want=want, unsafe_fixes=unsafe_fixes)
         edits.extend(py_edits)
         edits.extend(setup_py.unhandled(checked.findings, py_edits))

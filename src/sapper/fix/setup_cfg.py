@@ -13,10 +13,11 @@ import datetime as _dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
+from ..facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
 from ..sources import ProjectFiles
 from . import Edit, Status
+from .registry import fixable_codes
 from .setup_py import SetupPyInfo
 
 __all__ = ["FIXED_CODES", "IniDoc", "fix_setup_cfg"]
@@ -24,35 +25,13 @@ __all__ = ["FIXED_CODES", "IniDoc", "fix_setup_cfg"]
 PATH = "setup.cfg"
 #: Rules whose findings are fixed here; SC008 and SC009 check values, not keys, and are run
 #: through the registry rather than the shared key analysis.
-FIXED_CODES = ("SC001", "SC002", "SC008", "SC009")
-_VALUE_CODES = ("SC008", "SC009")
+FIXED_CODES = fixable_codes(PATH)
+#: Fixed codes whose findings come from their own rules (not the shared key analysis).
+_VALUE_CODES = tuple(c for c in FIXED_CODES if c not in ("SC001", "SC002"))
 
 _SECTCRE = configparser.RawConfigParser.SECTCRE
 _OPTCRE = configparser.RawConfigParser.OPTCRE
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-#: What setuptools' ConfigMetadataHandler reads from [metadata] (setuptools/config/setupcfg.py).
-_METADATA_KEYS = frozenset(
-    {
-        "name", "version", "url", "download_url", "project_urls", "author", "author_email",
-        "maintainer", "maintainer_email", "classifiers", "license", "license_files",
-        "license_expression", "description", "long_description",
-        "long_description_content_type", "keywords", "platforms", "provides", "requires",
-        "obsoletes",
-    }
-)  # fmt: skip
-#: Names setuptools itself maps to another [metadata] key, and pbr/distutils2 spellings with a
-#: setuptools equivalent that means the same.
-_METADATA_RENAMES = {
-    "home_page": "url",
-    "summary": "description",
-    "classifier": "classifiers",
-    "platform": "platforms",
-    "license_file": "license_files",
-    "description_content_type": "long_description_content_type",
-}
-_CONTENT_TYPES = {".rst": "text/x-rst", ".md": "text/markdown", ".markdown": "text/markdown"}
-
 
 # --------------------------------------------------------------------------- the document
 
@@ -267,10 +246,6 @@ class IniDoc:
 # --------------------------------------------------------------------------- the fixes
 
 
-def _content_type(filename: str) -> str:
-    return _CONTENT_TYPES.get(PurePosixPath(filename.strip()).suffix.lower(), "text/plain")
-
-
 def _list_values(value: str) -> list[str]:
     """The requirements of a list value, one per line (``;`` starts a marker)."""
     lines = (ln.strip() for ln in value.splitlines())
@@ -348,9 +323,9 @@ class _Fixer:
             self.provides_extra(code, opt)
         elif name in ("requires_python", "python_requires"):
             self.move_to_options(code, opt, "python_requires")
-        elif name in _METADATA_RENAMES:
-            self.rename_to(code, opt, _METADATA_RENAMES[name], why="the name setuptools reads")
-        elif name in _METADATA_KEYS:
+        elif name in METADATA_RENAMES:
+            self.rename_to(code, opt, METADATA_RENAMES[name], why="the name setuptools reads")
+        elif name in METADATA_KEYS:
             self.rename_to(code, opt, name, why="setuptools reads it under this name")
         else:
             self.report(
@@ -466,7 +441,7 @@ class _Fixer:
         ctype = self.doc.find("metadata", "long_description_content_type")
         ctype_dash = self.doc.find("metadata", "description_content_type")
         if ctype is None and ctype_dash is None:
-            lines.append(("long_description_content_type", _content_type(targets[0])))
+            lines.append(("long_description_content_type", content_type(targets[0])))
         message = f"`{key}` (a pbr key setuptools never read) -> " + " and ".join(
             f"`{k} = {v}`" for k, v in lines
         )
@@ -598,7 +573,7 @@ def fix_setup_cfg(
     Returns the new content (None when the file cannot be edited) and the edits.
     """
     from ..rules import Context, get_rule
-    from ..rules.setup_cfg import analyse_setup_cfg
+    from ..rules.setup_cfg._shared import analyse_setup_cfg
     from ..versions import catalogue
 
     data = files.files.get(PATH)

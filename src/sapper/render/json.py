@@ -12,7 +12,7 @@ from ..model import Finding, TargetResult
 __all__ = ["SCHEMA_VERSION", "finding_dict", "render_json", "result_dict"]
 
 #: Bumped only on incompatible changes; adding keys is compatible.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def finding_dict(f: Finding) -> dict[str, Any]:
@@ -49,6 +49,16 @@ def result_dict(r: TargetResult) -> dict[str, Any]:
             "outcome": v.outcome,
             "because": list(v.because),
             "reason": v.reason,
+            "stages": [
+                {
+                    "name": st.name,
+                    "hook": st.hook,
+                    "outcome": st.outcome,
+                    "because": list(st.because),
+                    "backend": st.backend,
+                }
+                for st in v.stages
+            ],
         },
         "errors": [{"type": e.type, "message": e.message} for e in r.errors],
     }

@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model import Finding, TargetResult
+from ..model import Finding, Stage, TargetResult
 
 __all__ = ["Style", "render_text", "use_color"]
 
@@ -71,6 +71,23 @@ def _header(result: TargetResult) -> str:
     return f"{result.target}" + (f" ({ident}, {what[result.kind]})" if ident else "")
 
 
+def _stage_lines(stages: Sequence[Stage], style: Style) -> list[str]:
+    """Under enforcement, one line per PEP 517 stage: the project's own practices, then
+    setuptools' own failure at that stage, if any."""
+    out: list[str] = []
+    for st in stages:
+        own = (
+            style.red(f"fails because of {', '.join(st.because)}")
+            if st.because
+            else "the project's own practices pass"
+        )
+        line = f"  {st.name} stage ({st.hook}): {own}"
+        if st.backend:
+            line += "; " + style.red(st.backend)
+        out.append(line)
+    return out
+
+
 def render_text(results: Sequence[TargetResult], style: Style, *, show_fix: bool = False) -> str:
     lines: list[str] = []
     totals = {"fails": 0, "builds": 0, "unknown": 0, "error": 0}
@@ -89,17 +106,27 @@ def render_text(results: Sequence[TargetResult], style: Style, *, show_fix: bool
             totals["error"] += 1
             lines.append(style.red("verdict: not analysed"))
         else:
-            totals[v.outcome] += 1
+            backend_fails = v.outcome == "builds" and any(st.backend for st in v.stages)
+            totals["fails" if backend_fails else v.outcome] += 1
             enforce = " with SETUPTOOLS_ENFORCE_DEPRECATION=1" if v.enforce_deprecations else ""
             if v.outcome == "fails":
                 text = style.red(f"fails with setuptools {v.setuptools}{enforce}")
                 text += f" because of {', '.join(v.because)}"
+            elif v.outcome == "builds" and any(st.backend for st in v.stages):
+                hooks = ", ".join(st.hook for st in v.stages if st.backend)
+                text = style.red(f"fails with setuptools {v.setuptools}{enforce}")
+                text += (
+                    f": setuptools itself fails every {hooks} in this mode; the project's "
+                    "own practices pass (as far as sapper's rules can tell)"
+                )
             elif v.outcome == "builds":
                 text = style.green(f"builds with setuptools {v.setuptools}{enforce}")
                 text += " (as far as sapper's rules can tell)"
             else:
                 text = style.yellow("unknown")
             lines.append(f"verdict: {text} [{v.reason}]")
+            if v.enforce_deprecations:
+                lines.extend(_stage_lines(v.stages, style))
         lines.append("")
     parts = [f"{n} {k}" for k, n in totals.items() if n]
     target_word = "target" if len(results) == 1 else "targets"

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from ..model import STATUSES
 from .json import pypi_url, report_dict
-from .summary import CLASSES, Count, Summary, share
+from .summary import CLASSES, INCIDENT_VERSION, Count, Summary, share
 from .svg import Series, columns, hbars, lines
 from .text import human, percent
 
@@ -54,6 +55,7 @@ th button { font: inherit; font-weight: 600; background: none; border: 0; paddin
 th[aria-sort=ascending] button::after { content: " \\25B2"; }
 th[aria-sort=descending] button::after { content: " \\25BC"; }
 code { font-size: 0.95em; }
+.warn { border-left: 4px solid var(--overdue); padding-left: 8px; }
 .st-removed, .c-fails { color: var(--fails); font-weight: 600; }
 .st-overdue, .c-overdue { color: var(--overdue); font-weight: 600; }
 .c-builds { color: var(--builds); }
@@ -150,12 +152,16 @@ def _count_cells(c: Count, whole: Count) -> str:
         + _num(c.projects)
         + _num(c.downloads)
         + _pct(c.downloads, whole.downloads)
+        + _num(c.sdist_downloads)
     )
 
 
 _COUNT_HEAD = (
     '<th class="num">sdists</th><th class="num">% sdists</th><th class="num">projects</th>'
     '<th class="num">downloads (30 d)</th><th class="num">% downloads</th>'
+    '<th class="num" title="estimated downloads that build the sdist: none with a pure '
+    'wheel, all with no wheel, half with platform wheels only or unknown wheels">'
+    "from sdist</th>"
 )
 
 _CLASS_TEXT = {
@@ -256,16 +262,19 @@ def _section_rules(summary: Summary) -> str:
     whole = summary.totals.all
     out = [
         '<section id="rules" aria-labelledby="h-rules"><h2 id="h-rules">Findings per rule</h2>',
-        '<p class="note">Status at the evaluated setuptools: <span class="st-removed">removed'
-        '</span> = fails, <span class="st-overdue">overdue</span> = warning past its due date '
-        "(fails under SETUPTOOLS_ENFORCE_DEPRECATION=1), deprecated = anything else. An sdist "
-        "with findings of several statuses counts in each.</p>",
+        '<p class="note">Status at the evaluated setuptools, three notions kept apart: '
+        '<span class="st-removed">removed</span> = fails there; <span class="st-overdue">'
+        "overdue</span> = warning past its due date (fails under "
+        "SETUPTOOLS_ENFORCE_DEPRECATION=1) and deprecated = a pending deprecation (warns, or "
+        "fails only in newer releases): the time bombs; requires-newer = fails only in older "
+        "releases, a forward constraint on the setuptools version and not a time bomb. An "
+        "sdist with findings of several statuses counts in each.</p>",
     ]
     per_rule = [r for r in summary.rules if r.status is None]
     if not per_rule:
         out.append("<p>No findings.</p></section>")
         return "\n".join(out)
-    statuses = ("removed", "overdue", "deprecated")
+    statuses = STATUSES
     by = {(r.code, r.status): r for r in summary.rules}
     rows = []
     for r in per_rule:
@@ -325,16 +334,24 @@ def _section_what_if(summary: Summary) -> str:
         '<h2 id="h-what-if">What breaks if a deprecation becomes an error</h2>',
         '<p class="note">For each rule with overdue or pending deprecations: the sdists that '
         "build today but have that rule's finding, so they would fail if setuptools turned "
-        "the deprecation into an error.</p>",
+        "the deprecation into an error. Findings that fail only in older releases "
+        "(requires-newer) are not time bombs and are left out.</p>",
     ]
     overdue = dict(summary.totals.classes)["overdue"]
     out.append(
         f"<p>All overdue deprecations at once (<code>SETUPTOOLS_ENFORCE_DEPRECATION=1</code>): "
         f"<strong>{overdue.sdists:,} sdists</strong> ({percent(overdue.sdists, whole.sdists)}) "
         f"of {overdue.projects:,} projects, <strong>{human(overdue.downloads)} downloads"
-        f"</strong> ({percent(overdue.downloads, whole.downloads)} of the downloads covered)."
-        "</p>"
+        f"</strong> ({percent(overdue.downloads, whole.downloads)} of the downloads covered), "
+        f"{human(overdue.sdist_downloads)} of them estimated to build the sdist. These count "
+        "the projects' own practices.</p>"
     )
+    if summary.backend_enforced:
+        out.append(
+            '<p class="warn"><strong>But in that mode '
+            f"{_e(summary.backend_enforced)}</strong>: every wheel build fails, whatever the "
+            "project does (the metadata stage still passes).</p>"
+        )
     if not summary.what_if:
         out.append("<p>No overdue or pending deprecations in this scan.</p></section>")
         return "\n".join(out)
@@ -390,7 +407,9 @@ def _section_versions(summary: Summary) -> str:
         '<h2 id="h-versions">Breakage over setuptools versions</h2>',
         '<p class="note">Sdists whose findings fail a build with each key setuptools release '
         "(the newest of each major, and 78.0.1), normally and with "
-        "SETUPTOOLS_ENFORCE_DEPRECATION=1.</p>",
+        "SETUPTOOLS_ENFORCE_DEPRECATION=1. The <em>then</em> columns are history as it "
+        "happened: of the projects with a release current on that setuptools' release day "
+        "(their newest scanned sdist uploaded before it), those whose release failed.</p>",
     ]
     labels = [v.version for v in versions]
     out.append(
@@ -424,6 +443,10 @@ def _section_versions(summary: Summary) -> str:
         + _num(v.fails_enforced.sdists)
         + _num(v.fails_enforced.downloads)
         + _pct(v.fails_enforced.downloads, whole.downloads)
+        + _num(v.then.projects)
+        + _num(v.then_total.projects)
+        + _num(v.then.downloads)
+        + _pct(v.then.downloads, v.then_total.downloads)
         for i, v in enumerate(versions)
     ]
     head = (
@@ -431,10 +454,57 @@ def _section_versions(summary: Summary) -> str:
         + _COUNT_HEAD
         + '<th class="num">sdists, enforced</th><th class="num">downloads, enforced</th>'
         '<th class="num">% downloads, enforced</th>'
+        '<th class="num">then: projects failing</th><th class="num">then: projects current'
+        '</th><th class="num">then: downloads failing</th><th class="num">then: % downloads'
+        "</th>"
     )
     out.append("<details><summary>Table of the key versions</summary>")
     out.append(_table("sdists failing per setuptools version", head, rows, "t-versions"))
     out.append("</details></section>")
+    return "\n".join(out)
+
+
+def _section_incident(summary: Summary) -> str:
+    inc = summary.incident
+    out = [
+        '<section id="incident" aria-labelledby="h-incident">'
+        f'<h2 id="h-incident">setuptools {_e(inc.version if inc else INCIDENT_VERSION)} '
+        "as it happened</h2>"
+    ]
+    if inc is None:
+        out.append("<p>The catalogue lacks this release.</p></section>")
+        return "\n".join(out)
+    out.append(
+        f"<p>On {_e(inc.date)}, <strong>{inc.failing.projects:,} of {inc.current.projects:,} "
+        "projects</strong> with a release current that day (their newest scanned sdist "
+        f"uploaded before it) were newly broken: their release built with "
+        f"{_e(inc.previous or '')} and failed with {_e(inc.version)}. They account for <strong>"
+        f"{human(inc.failing.downloads)} of {human(inc.current.downloads)} downloads</strong> "
+        f"({percent(inc.failing.downloads, inc.current.downloads)}), "
+        f"{human(inc.failing.sdist_downloads)} of them estimated to build the sdist. In all, "
+        f"{inc.sdists_failing:,} scanned sdists fail on {_e(inc.version)}.</p>"
+    )
+    if inc.without_release:
+        out.append(
+            f'<p class="note">{inc.without_release:,} of {inc.projects:,} projects have no '
+            f"scanned release from before {_e(inc.date)}; scan with <code>--versions "
+            f"before:{_e(inc.date)}</code> (or <code>newest-per-year</code>) to see them as "
+            "they were.</p>"
+        )
+    if inc.examples:
+        rows = [
+            f"<td>{_project_link(x.project, x.version)}</td>" + _num(x.downloads)
+            for x in inc.examples
+        ]
+        out.append(
+            _table(
+                "projects broken that day",
+                '<th>project (release current then)</th><th class="num">downloads (30 d)</th>',
+                rows,
+                "t-incident",
+            )
+        )
+    out.append("</section>")
     return "\n".join(out)
 
 
@@ -481,9 +551,10 @@ def _section_at_risk(summary: Summary) -> str:
     out = [
         '<section id="at-risk" aria-labelledby="h-at-risk">'
         '<h2 id="h-at-risk">Projects most at risk</h2>',
-        '<p class="note">Projects whose newest scanned sdist fails (or fails when enforced) and '
-        "that publish no pure-Python wheel, so installs build the sdist: ranked by downloads "
-        "&times; exposure (1 with no wheel at all, ½ with platform wheels only or unknown wheels). "
+        '<p class="note">Projects whose current sdist fails (or fails when enforced) and '
+        "that publish no pure-Python wheel, so installs build the sdist: ranked by the "
+        "downloads that build the sdist, downloads &times; exposure (1 with no wheel at all, ½ "
+        "with platform wheels only or unknown wheels). "
         f"Top {len(summary.at_risk)} of {summary.at_risk_total}.</p>",
     ]
     if not summary.at_risk:
@@ -549,6 +620,7 @@ def render_html(summary: Summary) -> str:
         ("rules", "Per rule"),
         ("what-if", "What breaks if"),
         ("versions", "Over versions"),
+        ("incident", "78.0.1"),
         ("years", "By year"),
         ("at-risk", "Most at risk"),
     ]
@@ -576,11 +648,13 @@ def render_html(summary: Summary) -> str:
         _section_rules(summary),
         _section_what_if(summary),
         _section_versions(summary),
+        _section_incident(summary),
         _section_years(summary),
         _section_at_risk(summary),
         "</main>",
-        "<footer><p>Projects and downloads count each project once, by its newest scanned "
-        "sdist; downloads are 30-day counts from the top list. The same numbers, as JSON, are "
+        "<footer><p>Projects and downloads count each project once, by its "
+        + (f"release current on {_e(summary.as_of)}" if summary.as_of else "newest scanned sdist")
+        + "; downloads are 30-day counts from the top list. The same numbers, as JSON, are "
         "embedded in this page (<code>#sapper-report-data</code>) and printed by "
         "<code>sapper report --format json</code>.</p></footer>",
         _json_script(report_dict(summary)),

@@ -15,7 +15,7 @@ from .summary import Count, Summary, Totals, share
 __all__ = ["SCHEMA_VERSION", "pypi_url", "render_json", "report_dict"]
 
 #: Bumped only on incompatible changes; adding keys is compatible.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def pypi_url(project: str, version: str | None) -> str:
@@ -30,13 +30,23 @@ def count_dict(count: Count, totals: Totals) -> dict[str, Any]:
         "sdists": count.sdists,
         "projects": count.projects,
         "downloads": count.downloads,
+        "sdist_downloads": count.sdist_downloads,
         "sdists_share": share(count.sdists, whole.sdists),
         "projects_share": share(count.projects, whole.projects),
         "downloads_share": share(count.downloads, whole.downloads),
     }
 
 
+def _plain(count: Count) -> dict[str, int]:
+    return {
+        "projects": count.projects,
+        "downloads": count.downloads,
+        "sdist_downloads": count.sdist_downloads,
+    }
+
+
 def report_dict(summary: Summary) -> dict[str, Any]:
+    inc = summary.incident
     t = summary.totals
     s = summary.store
     return {
@@ -58,6 +68,7 @@ def report_dict(summary: Summary) -> dict[str, Any]:
             "sdists": t.all.sdists,
             "projects": t.all.projects,
             "downloads": t.all.downloads,
+            "sdist_downloads": t.all.sdist_downloads,
             "projects_with_downloads": t.projects_with_downloads,
             "classes": {cls: count_dict(c, t) for cls, c in t.classes},
             "errors": dict(t.errors),
@@ -109,9 +120,39 @@ def report_dict(summary: Summary) -> dict[str, Any]:
                 "date": v.date,
                 "fails": count_dict(v.fails, t),
                 "fails_enforced": count_dict(v.fails_enforced, t),
+                "then": {
+                    "current": _plain(v.then_total),
+                    "fails": _plain(v.then),
+                    "downloads_share": share(v.then.downloads, v.then_total.downloads),
+                },
             }
             for v in summary.versions
         ],
+        "incident": None
+        if inc is None
+        else {
+            "setuptools": inc.version,
+            "date": inc.date,
+            "previous": inc.previous,
+            "current": _plain(inc.current),
+            "fails": _plain(inc.failing),
+            "projects_share": share(inc.failing.projects, inc.current.projects),
+            "downloads_share": share(inc.failing.downloads, inc.current.downloads),
+            "sdists_failing": inc.sdists_failing,
+            "projects": inc.projects,
+            "without_release": inc.without_release,
+            "examples": [
+                {
+                    "project": x.project,
+                    "version": x.version,
+                    "url": pypi_url(x.project, x.version),
+                    "downloads": x.downloads,
+                }
+                for x in inc.examples
+            ],
+        },
+        "as_of": summary.as_of,
+        "backend_enforced": summary.backend_enforced,
         "at_risk": {
             "total": summary.at_risk_total,
             "projects": [

@@ -14,10 +14,13 @@ Counting conventions (also in docs/report.md):
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..check import status_at
+from ..model import STATUSES, Finding
 from ..rules import get_rule
 from ..versions import Catalogue, catalogue, contains
 
@@ -32,6 +35,7 @@ __all__ = [
     "Count",
     "Example",
     "Exposure",
+    "Incident",
     "RuleRow",
     "StoreInfo",
     "Summary",
@@ -56,11 +60,14 @@ EXPOSURE_WEIGHT: dict[Exposure, float] = {
 }
 
 #: Computed once per report as temporary tables (the window over all sdists is the costly
-#: part): ``_report_s``, every sdist with a normalised project key and its class;
-#: ``_report_p``, each project's newest sdist with the project's downloads as ``pdl``;
-#: ``_report_f``, the distinct (sdist, rule, status) triples of the findings.
-_PREPARE = (
-    """
+#: part): ``_report_s``, every sdist with a normalised project key, its class and ``w``, the
+#: share of its installs that build the sdist (:data:`EXPOSURE_WEIGHT`, 0 with a pure
+#: wheel); ``_report_p``, each project's current sdist (the newest one, or the newest uploaded
+#: before ``--as-of``) with the project's downloads as ``pdl`` and those hitting the sdist as
+#: ``sdl``; ``_report_f``, the distinct (sdist, rule, status) triples of the findings, with
+#: ``requires-newer`` told apart from pending deprecations even in stores written before
+#: that status existed.
+_PREPARE_S = """
 CREATE OR REPLACE TEMP TABLE _report_s AS
 SELECT key, project, version, upload_time, downloads, has_wheel, has_pure_wheel,
     outcome, outcome_enforced, fails, fails_enforced, error_type,
@@ -70,30 +77,44 @@ SELECT key, project, version, upload_time, downloads, has_wheel, has_pure_wheel,
         WHEN outcome = 'fails' THEN 'fails'
         WHEN outcome = 'builds' AND outcome_enforced = 'fails' THEN 'overdue'
         ELSE outcome
-    END AS cls
+    END AS cls,
+    CASE
+        WHEN has_pure_wheel IS true THEN 0.0
+        WHEN has_wheel IS false THEN {no_wheel}
+        WHEN has_wheel IS true THEN {platform}
+        ELSE {unknown}
+    END AS w
 FROM sdists
-""",
-    """
+"""
+_PREPARE_P = """
 CREATE OR REPLACE TEMP TABLE _report_p AS
-SELECT *, max(downloads) OVER (PARTITION BY pkey) AS pdl
-FROM _report_s
-QUALIFY row_number() OVER (PARTITION BY pkey ORDER BY upload_time DESC NULLS LAST, key DESC) = 1
-""",
-    "CREATE OR REPLACE TEMP TABLE _report_f AS SELECT DISTINCT key, code, status FROM findings",
+SELECT *, (coalesce(pdl, 0) * w)::BIGINT AS sdl FROM (
+    SELECT *, max(downloads) OVER (PARTITION BY pkey) AS pdl
+    FROM _report_s
+    WHERE {where}
+    QUALIFY row_number() OVER (
+        PARTITION BY pkey ORDER BY upload_time DESC NULLS LAST, key DESC) = 1
 )
+"""
 _CLEANUP = (
-    "DROP TABLE IF EXISTS _report_s; DROP TABLE IF EXISTS _report_p; DROP TABLE IF EXISTS _report_f"
+    "DROP TABLE IF EXISTS _report_s; DROP TABLE IF EXISTS _report_p; "
+    "DROP TABLE IF EXISTS _report_f; DROP TABLE IF EXISTS _report_fwd"
 )
 _BASE = "WITH s AS (SELECT * FROM _report_s), p AS (SELECT * FROM _report_p)\n"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Count:
-    """How many sdists, projects (newest sdist) and 30-day downloads something covers."""
+    """How many sdists, projects (current sdist) and 30-day downloads something covers.
+
+    ``sdist_downloads`` estimates the downloads that would build the sdist: a project's
+    downloads times :data:`EXPOSURE_WEIGHT` of its wheels (0 when it ships a pure wheel).
+    """
 
     sdists: int = 0
     projects: int = 0
     downloads: int = 0
+    sdist_downloads: int = 0
 
 
 def share(part: int, whole: int) -> float | None:
@@ -185,6 +206,31 @@ class VersionRow:
     date: str | None
     fails: Count
     fails_enforced: Count
+    #: As it happened: of the projects with a release current on ``date`` (the newest
+    #: uploaded before that day), those whose release then fails on ``version``.
+    then: Count = Count()
+    then_total: Count = Count()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Incident:
+    """setuptools 78.0.1 (2025-03-24) as it happened, from the releases current that day."""
+
+    version: str
+    date: str
+    #: Projects with a release uploaded before ``date`` (``sdists`` = ``projects``).
+    current: Count
+    #: Those newly broken: their current release failed on ``version`` but not on the
+    #: release before it.
+    failing: Count
+    #: The release before ``version``.
+    previous: str | None
+    #: Every scanned sdist that fails on ``version``, current then or not.
+    sdists_failing: int
+    #: Projects in the store, and how many have no scanned release from before ``date``.
+    projects: int
+    without_release: int
+    examples: tuple[Example, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -212,6 +258,13 @@ class Summary:
     at_risk: tuple[AtRisk, ...]
     #: How many at-risk projects there are in all (``at_risk`` holds the top ones).
     at_risk_total: int
+    #: setuptools 78.0.1 as it happened (None if the catalogue lacks it).
+    incident: Incident | None = None
+    #: With ``--as-of``: projects are counted by their newest sdist uploaded before this day.
+    as_of: str | None = None
+    #: Why setuptools itself fails every wheel build under SETUPTOOLS_ENFORCE_DEPRECATION=1
+    #: at the store's newest setuptools (from ``data/backend.json``); None if it does not.
+    backend_enforced: str | None = None
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -236,8 +289,9 @@ def _grouped(
     )
     projects = _rows(
         con,
-        f"SELECT {group}, count(*), coalesce(sum(s.pdl), 0)::BIGINT "
-        f"FROM {source.format(rel='p')} WHERE {where} GROUP BY ALL",
+        f"SELECT {group}, count(*), coalesce(sum(s.pdl), 0)::BIGINT, "
+        f"coalesce(sum(s.sdl), 0)::BIGINT FROM {source.format(rel='p')} WHERE {where} "
+        "GROUP BY ALL",
     )
     out: dict[tuple[Any, ...], Count] = {}
     for row in sdists:
@@ -245,7 +299,12 @@ def _grouped(
     for row in projects:
         key = tuple(row[:n])
         base = out.get(key, Count())
-        out[key] = Count(sdists=base.sdists, projects=int(row[n]), downloads=int(row[n + 1]))
+        out[key] = Count(
+            sdists=base.sdists,
+            projects=int(row[n]),
+            downloads=int(row[n + 1]),
+            sdist_downloads=int(row[n + 2]),
+        )
     return out
 
 
@@ -294,8 +353,10 @@ def _store_info(store: Store) -> StoreInfo:
 
 def _totals(con: duckdb.DuckDBPyConnection) -> Totals:
     ((n_sdists,),) = _rows(con, "SELECT count(*) FROM s")
-    ((n_projects, downloads, with_downloads),) = _rows(
-        con, "SELECT count(*), coalesce(sum(pdl), 0)::BIGINT, count(pdl) FROM p"
+    ((n_projects, downloads, sdist_downloads, with_downloads),) = _rows(
+        con,
+        "SELECT count(*), coalesce(sum(pdl), 0)::BIGINT, coalesce(sum(sdl), 0)::BIGINT, "
+        "count(pdl) FROM p",
     )
     by_class = _grouped(con, "s.cls", "{rel} AS s")
     errors = _rows(
@@ -304,7 +365,12 @@ def _totals(con: duckdb.DuckDBPyConnection) -> Totals:
         "GROUP BY 1 ORDER BY 2 DESC, 1",
     )
     return Totals(
-        all=Count(sdists=int(n_sdists), projects=int(n_projects), downloads=int(downloads)),
+        all=Count(
+            sdists=int(n_sdists),
+            projects=int(n_projects),
+            downloads=int(downloads),
+            sdist_downloads=int(sdist_downloads),
+        ),
         projects_with_downloads=int(with_downloads),
         classes=tuple((c, by_class.get((c,), Count())) for c in CLASSES),
         errors=tuple((str(t), int(n)) for t, n in errors),
@@ -346,7 +412,7 @@ def _rules(con: duckdb.DuckDBPyConnection, facts: _FindingFacts) -> tuple[RuleRo
         "f.code",
         "(SELECT DISTINCT key, code FROM _report_f) AS f JOIN {rel} AS s USING (key)",
     )
-    order = {"removed": 0, "overdue": 1, "deprecated": 2}
+    order = {st: i for i, st in enumerate(STATUSES)}
     rows: list[RuleRow] = []
     for (code,), count in sorted(by_rule.items()):
         slug, summary = _rule_text(code, slugs)
@@ -440,42 +506,146 @@ def _what_if(
     return tuple(out)
 
 
+def _current_at(day: str) -> str:
+    """A relation: each project's newest sdist uploaded before ``day`` (the release that was
+    current then), with the project's downloads ``pdl`` and those hitting the sdist ``sdl``."""
+    return f"""(
+        SELECT *, (coalesce(pdl, 0) * w)::BIGINT AS sdl FROM (
+            SELECT *, max(downloads) OVER (PARTITION BY pkey) AS pdl FROM _report_s
+            WHERE upload_time < DATE '{_dt.date.fromisoformat(day).isoformat()}'
+            QUALIFY row_number() OVER (
+                PARTITION BY pkey ORDER BY upload_time DESC, key DESC) = 1
+        )
+    )"""
+
+
+def _then(
+    con: duckdb.DuckDBPyConnection, version: str, day: str, previous: str | None = None
+) -> tuple[Count, Count]:
+    """(projects with a release current on ``day``, those of them failing on ``version``
+    but, if ``previous`` is given, not on ``previous``)."""
+    total = [0, 0, 0]
+    failing = [0, 0, 0]
+    for fails, n, dl, sdl in con.execute(
+        "SELECT coalesce(fails, []), count(*), coalesce(sum(pdl), 0)::BIGINT, "
+        f"coalesce(sum(sdl), 0)::BIGINT FROM {_current_at(day)} GROUP BY ALL"
+    ).fetchall():
+        hit = contains(fails, version) and not (previous and contains(fails, previous))
+        for acc in (total, failing) if hit else (total,):
+            acc[0] += int(n)
+            acc[1] += int(dl)
+            acc[2] += int(sdl)
+
+    def count(c: list[int]) -> Count:
+        return Count(sdists=c[0], projects=c[0], downloads=c[1], sdist_downloads=c[2])
+
+    return count(total), count(failing)
+
+
 def _versions(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> tuple[VersionRow, ...]:
     versions = key_versions(cat)
     sql = (
         "SELECT coalesce(s.fails, []), coalesce(s.fails_enforced, []), count(*), "
-        "{downloads}::BIGINT FROM {rel} AS s "
+        "{downloads}::BIGINT, {sdl}::BIGINT FROM {rel} AS s "
         "WHERE len(coalesce(s.fails, [])) + len(coalesce(s.fails_enforced, [])) > 0 "
         "GROUP BY ALL"
     )
-    sdist_groups = _rows(con, sql.format(rel="s", downloads="0"))
-    project_groups = _rows(con, sql.format(rel="p", downloads="coalesce(sum(s.pdl), 0)"))
+    sdist_groups = _rows(con, sql.format(rel="s", downloads="0", sdl="0"))
+    project_groups = _rows(
+        con,
+        sql.format(rel="p", downloads="coalesce(sum(s.pdl), 0)", sdl="coalesce(sum(s.sdl), 0)"),
+    )
     rows: list[VersionRow] = []
     for v in versions:
-        f = [0, 0, 0]
-        e = [0, 0, 0]
+        f = [0, 0, 0, 0]
+        e = [0, 0, 0, 0]
         for groups, slot in ((sdist_groups, 0), (project_groups, 1)):
-            for fails, enforced, n, dl in groups:
+            for fails, enforced, n, dl, sdl in groups:
                 hit = contains(fails, v)
                 hit_enforced = hit or contains(enforced, v)
-                if hit:
-                    f[slot] += int(n)
+                for acc, on in ((f, hit), (e, hit_enforced)):
+                    if not on:
+                        continue
+                    acc[slot] += int(n)
                     if slot == 1:
-                        f[2] += int(dl)
-                if hit_enforced:
-                    e[slot] += int(n)
-                    if slot == 1:
-                        e[2] += int(dl)
+                        acc[2] += int(dl)
+                        acc[3] += int(sdl)
         release = cat.release(v)
+        then_total, then = (
+            _then(con, v, release.date) if release and release.date else (Count(), Count())
+        )
         rows.append(
             VersionRow(
                 version=v,
                 date=release.date if release else None,
-                fails=Count(sdists=f[0], projects=f[1], downloads=f[2]),
-                fails_enforced=Count(sdists=e[0], projects=e[1], downloads=e[2]),
+                fails=Count(sdists=f[0], projects=f[1], downloads=f[2], sdist_downloads=f[3]),
+                fails_enforced=Count(
+                    sdists=e[0], projects=e[1], downloads=e[2], sdist_downloads=e[3]
+                ),
+                then=then,
+                then_total=then_total,
             )
         )
     return tuple(rows)
+
+
+INCIDENT_VERSION = "78.0.1"
+
+
+def _previous(cat: Catalogue, version: str) -> str | None:
+    """The release before ``version`` in the catalogue."""
+    i = cat.universe.index(version) if version in cat.universe else 0
+    return cat.universe[i - 1] if i > 0 else None
+
+
+def _incident(
+    con: duckdb.DuckDBPyConnection, cat: Catalogue, n_examples: int = 25
+) -> Incident | None:
+    """setuptools 78.0.1 as it happened: each project's release current on its release day."""
+    release = cat.release(INCIDENT_VERSION)
+    if release is None or release.date is None:
+        return None
+    day = release.date
+    previous = _previous(cat, INCIDENT_VERSION)
+    total, failing = _then(con, INCIDENT_VERSION, day, previous)
+    ((projects, without),) = _rows(
+        con,
+        "SELECT count(DISTINCT pkey), count(DISTINCT pkey) FILTER (WHERE pkey NOT IN "
+        f"(SELECT pkey FROM s WHERE upload_time < DATE '{day}')) FROM s",
+    )
+    sdists_failing = sum(
+        int(n)
+        for fails, n in _rows(con, "SELECT coalesce(fails, []), count(*) FROM s GROUP BY ALL")
+        if contains(fails, INCIDENT_VERSION)
+    )
+    examples: list[Example] = []
+    groups = con.execute(
+        "SELECT coalesce(project, key), version, pdl, coalesce(fails, []) "
+        f"FROM {_current_at(day)} WHERE len(coalesce(fails, [])) > 0 "
+        "ORDER BY pdl DESC NULLS LAST, pkey"
+    ).fetchall()
+    for project, version, pdl, fails in groups:
+        if contains(fails, INCIDENT_VERSION) and not (previous and contains(fails, previous)):
+            examples.append(
+                Example(
+                    project=str(project),
+                    version=None if version is None else str(version),
+                    downloads=None if pdl is None else int(pdl),
+                )
+            )
+            if len(examples) >= n_examples:
+                break
+    return Incident(
+        version=INCIDENT_VERSION,
+        date=day,
+        current=total,
+        failing=failing,
+        previous=previous,
+        sdists_failing=sdists_failing,
+        projects=int(projects),
+        without_release=int(without),
+        examples=tuple(examples),
+    )
 
 
 _EXPOSURE_SQL = """
@@ -488,16 +658,15 @@ END
 
 
 def _at_risk(con: duckdb.DuckDBPyConnection, top: int) -> tuple[tuple[AtRisk, ...], int]:
-    weights = " ".join(f"WHEN '{k}' THEN {w}" for k, w in EXPOSURE_WEIGHT.items())
     sql = f"""
         , risk AS (
-            SELECT coalesce(project, key) AS name, version, pdl, cls, upload_time, key,
+            SELECT coalesce(project, key) AS name, version, pdl, sdl, cls, upload_time, key,
                 {_EXPOSURE_SQL} AS exposure
             FROM p
             WHERE cls IN ('fails', 'overdue') AND has_pure_wheel IS NOT true
         ),
         scored AS (
-            SELECT *, coalesce(pdl, 0) * (CASE exposure {weights} END) AS score FROM risk
+            SELECT *, coalesce(sdl, 0) AS score FROM risk
         )
     """
     ((total,),) = _rows(con, sql + "SELECT count(*) FROM scored")
@@ -532,15 +701,31 @@ def _at_risk(con: duckdb.DuckDBPyConnection, top: int) -> tuple[tuple[AtRisk, ..
     )
 
 
-def summarize(store: Store, *, top: int = 20, cat: Catalogue | None = None) -> Summary:
+def summarize(
+    store: Store, *, top: int = 20, cat: Catalogue | None = None, as_of: str | None = None
+) -> Summary:
     """Aggregate an open result store into a :class:`Summary`.
 
-    ``top`` bounds the at-risk project list.
+    ``top`` bounds the at-risk project list. ``as_of`` (``YYYY-MM-DD``) counts each project
+    by the release that was current that day (its newest sdist uploaded before it) instead
+    of its newest scanned sdist, for a store scanned with ``--versions before:DATE``,
+    ``newest-per-year`` or ``all``.
     """
     cat = cat or catalogue()
     con = store.con
-    for sql in _PREPARE:
-        con.execute(sql)
+    where = "true"
+    if as_of is not None:
+        where = f"upload_time < DATE '{_dt.date.fromisoformat(as_of).isoformat()}'"
+    weights = {k: str(v) for k, v in EXPOSURE_WEIGHT.items()}
+    con.execute(
+        _PREPARE_S.format(
+            no_wheel=weights["no wheel"],
+            platform=weights["platform wheels only"],
+            unknown=weights["wheels unknown"],
+        )
+    )
+    con.execute(_PREPARE_P.format(where=where))
+    _prepare_findings(con, cat)
     try:
         at_risk, at_risk_total = _at_risk(con, top)
         facts = _finding_facts(con)
@@ -553,6 +738,77 @@ def summarize(store: Store, *, top: int = 20, cat: Catalogue | None = None) -> S
             versions=_versions(con, cat),
             at_risk=at_risk,
             at_risk_total=at_risk_total,
+            incident=_incident(con, cat),
+            as_of=as_of,
+            backend_enforced=_backend_enforced(store.meta.get("newest_setuptools") or cat.newest),
         )
     finally:
         con.execute(_CLEANUP)
+
+
+def _backend_enforced(version: str) -> str | None:
+    from ..stages import HOOKS, backend_failure
+
+    today = _dt.datetime.now(tz=_dt.timezone.utc).date()
+    d = backend_failure(version, "wheel", enforce=True, today=today)
+    if d is None:
+        return None
+    return (
+        f"setuptools {version} itself fails every {HOOKS[d.stage]} "
+        f'("{d.warning}" is overdue since {d.due_date})'
+    )
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
+    return {str(r[0]) for r in con.execute(f"DESCRIBE {table}").fetchall()}
+
+
+def _prepare_findings(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> None:
+    """``_report_f``: distinct (key, code, status), where a ``deprecated`` finding that fails
+    only in releases older than its sdist's evaluated setuptools becomes ``requires-newer``
+    (stores written before that status existed call it ``deprecated``)."""
+    warns = "coalesce(f.warns, [])" if "warns" in _columns(con, "findings") else "[]::VARCHAR[]"
+    evaluated = (
+        "json_extract_string(s.result, '$.verdict.setuptools')"
+        if "result" in _columns(con, "sdists")
+        else "NULL"
+    )
+    newest = cat.newest
+    forward: list[tuple[str]] = []
+    for fails, enforced, warned, version in con.execute(
+        f"SELECT DISTINCT coalesce(f.fails, []), coalesce(f.fails_enforced, []), {warns}, "
+        f"{evaluated} FROM findings AS f JOIN sdists AS s USING (key) "
+        "WHERE f.status = 'deprecated'"
+    ).fetchall():
+        finding = Finding(
+            code="",
+            slug="",
+            message="",
+            path="",
+            fails=tuple(fails),
+            fails_enforced=tuple(enforced),
+            warns=tuple(warned),
+        )
+        at = version if version and cat.release(version) else newest
+        if status_at(finding, at, cat) == "requires-newer":
+            forward.append((_sig(fails, enforced, warned, version),))
+    con.execute("CREATE OR REPLACE TEMP TABLE _report_fwd (sig TEXT PRIMARY KEY)")
+    if forward:
+        con.executemany("INSERT OR IGNORE INTO _report_fwd VALUES (?)", forward)
+    sig = (
+        "concat_ws('#', array_to_string(coalesce(f.fails, []), '|'), "
+        "array_to_string(coalesce(f.fails_enforced, []), '|'), "
+        f"array_to_string({warns}, '|'), coalesce({evaluated}, ''))"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _report_f AS "
+        "SELECT DISTINCT f.key, f.code, CASE WHEN f.status = 'deprecated' AND "
+        f"{sig} IN (SELECT sig FROM _report_fwd) THEN 'requires-newer' ELSE f.status END "
+        "AS status FROM findings AS f JOIN sdists AS s USING (key)"
+    )
+
+
+def _sig(fails: Sequence[str], enforced: Sequence[str], warns: Sequence[str], v: object) -> str:
+    return "#".join(
+        ("|".join(fails), "|".join(enforced), "|".join(warns), "" if v is None else str(v))
+    )

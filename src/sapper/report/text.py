@@ -77,7 +77,10 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
             str(c.projects),
             human(c.downloads),
             percent(c.downloads, whole.downloads),
+            human(c.sdist_downloads),
         ]
+
+    count_head = ["sdists", "%", "projects", "downloads", "%", "from sdist"]
 
     lines.append(style.bold(f"sapper report: {s.path}"))
     facts = [f"setuptools {s.newest_setuptools or '?'} evaluated"]
@@ -94,18 +97,34 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
         f"({_n(t.projects_with_downloads, 'project')} with known downloads)"
     )
     lines.append("")
-    header = ["outcome", "sdists", "%", "projects", "downloads", "%", ""]
+    header = ["outcome", *count_head, ""]
     rows: list[list[str]] = []
     for cls, c in t.classes:
         note = ""
         if cls == "error" and t.errors:
             note = ", ".join(f"{k} {n}" for k, n in t.errors)
         rows.append([_CLASS_LABEL[cls], *count_cells(c), note])
-    table = _table(header, rows, style, "lrrrrrl")
+    table = _table(header, rows, style, "lrrrrrrl")
     for i, (cls, _) in enumerate(t.classes, 1):
         table[i] = _colour(style, cls)(table[i])
     lines.extend(table)
-    lines.append(style.dim("  projects and downloads count each project once, by its newest sdist"))
+    if summary.as_of:
+        lines.append(
+            style.dim(
+                "  projects and downloads count each project once, by its release current on "
+                f"{summary.as_of} (newest sdist uploaded before that day)"
+            )
+        )
+    else:
+        lines.append(
+            style.dim("  projects and downloads count each project once, by its newest sdist")
+        )
+    lines.append(
+        style.dim(
+            "  from sdist: estimated downloads that build the sdist (none with a pure wheel, "
+            "all with no wheel, half with platform wheels only or unknown wheels)"
+        )
+    )
 
     if summary.rules:
         lines.append("")
@@ -115,16 +134,23 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
             label = f"{r.code} {r.slug}" if r.status is None else f"  {r.status}"
             note = f"due {r.due_date}" if r.due_date and r.status == "overdue" else ""
             rows.append([label, *count_cells(r.count), note])
-        lines.extend(
-            _table(
-                ["rule", "sdists", "%", "projects", "downloads", "%", ""], rows, style, "lrrrrrl"
+        lines.extend(_table(["rule", *count_head, ""], rows, style, "lrrrrrrl"))
+        lines.append(
+            style.dim(
+                "  removed: fails at the evaluated setuptools; overdue/deprecated: a deprecation "
+                "that is (or will be) an error; requires-newer: fails only in older releases"
             )
         )
 
     if summary.what_if:
         lines.append("")
         lines.append(style.bold("What breaks if a deprecation becomes an error"))
-        lines.append(style.dim("  sdists that build today and have the rule's finding"))
+        lines.append(
+            style.dim(
+                "  sdists that build today and have the rule's overdue or pending deprecation "
+                "(requires-newer findings are not time bombs and are left out)"
+            )
+        )
         overdue = dict(t.classes)["overdue"]
         rows = [["all overdue", *count_cells(overdue), "SETUPTOOLS_ENFORCE_DEPRECATION=1"]]
         rows += [
@@ -136,11 +162,14 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
             ]
             for w in summary.what_if
         ]
-        lines.extend(
-            _table(
-                ["rule", "sdists", "%", "projects", "downloads", "%", ""], rows, style, "lrrrrrl"
+        lines.extend(_table(["rule", *count_head, ""], rows, style, "lrrrrrrl"))
+        if summary.backend_enforced:
+            lines.append(
+                style.yellow(
+                    f"  with SETUPTOOLS_ENFORCE_DEPRECATION=1 {summary.backend_enforced}: the "
+                    "rows above count the projects' own practices only"
+                )
             )
-        )
 
     changed = []
     previous: tuple[int, int] | None = None
@@ -161,18 +190,66 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
                 human(v.fails.downloads),
                 str(v.fails_enforced.sdists),
                 human(v.fails_enforced.downloads),
+                f"{v.then.projects}/{v.then_total.projects}",
+                human(v.then.downloads),
+                percent(v.then.downloads, v.then_total.downloads),
                 v.date or "",
             ]
             for v in changed
         ]
         lines.extend(
             _table(
-                ["setuptools", "fail", "%", "downloads", "enforced", "downloads", "released"],
+                [
+                    "setuptools",
+                    "fail",
+                    "%",
+                    "downloads",
+                    "enforced",
+                    "downloads",
+                    "then",
+                    "downloads",
+                    "%",
+                    "released",
+                ],
                 rows,
                 style,
-                "lrrrrrl",
+                "lrrrrrrrrl",
             )
         )
+        lines.append(
+            style.dim(
+                "  fail/enforced: the scanned sdists built with that setuptools; then: of the "
+                "projects with a release current on its release day, those whose release failed"
+            )
+        )
+
+    inc = summary.incident
+    if inc is not None:
+        lines.append("")
+        lines.append(style.bold(f"setuptools {inc.version} as it happened ({inc.date})"))
+        lines.append(
+            f"  {inc.failing.projects} of {inc.current.projects} projects with a release current "
+            f"that day were newly broken (built with {inc.previous}, failed with "
+            f"{inc.version}): {human(inc.failing.downloads)} of "
+            f"{human(inc.current.downloads)} downloads "
+            f"({percent(inc.failing.downloads, inc.current.downloads)}), "
+            f"{human(inc.failing.sdist_downloads)} of them estimated to build the sdist; "
+            f"{_n(inc.sdists_failing, 'scanned sdist')} fail on it in all"
+        )
+        if inc.without_release:
+            lines.append(
+                style.dim(
+                    f"  {inc.without_release} of {inc.projects} projects have no scanned release "
+                    f"from before {inc.date}: scan with --versions before:{inc.date} (or "
+                    "newest-per-year) to see them as they were"
+                )
+            )
+        if inc.failing.projects:
+            lines.append(
+                "  "
+                + ", ".join(f"{x.project} {x.version or ''}".rstrip() for x in inc.examples[:top])
+                + (", ..." if inc.failing.projects > min(top, len(inc.examples)) else "")
+            )
 
     if summary.at_risk:
         lines.append("")
@@ -180,11 +257,17 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
         lines.append(
             style.bold(f"Projects most at risk (top {len(shown)} of {summary.at_risk_total})")
         )
-        lines.append(style.dim("  newest sdist fails (or fails enforced), no pure wheel"))
+        lines.append(
+            style.dim(
+                "  current sdist fails (or fails enforced), no pure wheel; ranked by downloads "
+                "that build the sdist"
+            )
+        )
         rows = [
             [
                 f"{a.project} {a.version or ''}".rstrip(),
                 human(a.downloads),
+                human(round(a.score)),
                 a.exposure,
                 _CLASS_LABEL[a.cls],
                 " ".join(a.codes),
@@ -192,6 +275,11 @@ def render_text(summary: Summary, style: Style, *, top: int = 10) -> str:
             for a in shown
         ]
         lines.extend(
-            _table(["project", "downloads", "wheels", "outcome", "rules"], rows, style, "lrlll")
+            _table(
+                ["project", "downloads", "from sdist", "wheels", "outcome", "rules"],
+                rows,
+                style,
+                "lrrlll",
+            )
         )
     return "\n".join(lines) + "\n"

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import importlib
+import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
+from ..facts import ProjectFacts
 from ..model import Finding, Reference
-from ..project import PyProject, load_pyproject
-from ..sources import ProjectFiles
-from ..versions import Catalogue
 
 __all__ = [
     "FAMILIES",
@@ -19,36 +16,17 @@ __all__ = [
     "Rule",
     "all_rules",
     "get_rule",
-    "pyproject_of",
     "register",
 ]
 
-#: Rule family modules, in display order.
+#: Rule family packages (each holds one module per rule code), in display order.
 FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 
 
-@dataclass(slots=True, kw_only=True)
-class Context:
-    """What a check can look at: the project's files and the setuptools catalogue.
-
-    Families that parse a file once for several rules keep the result in ``cache``.
-    """
-
-    files: ProjectFiles
-    catalogue: Catalogue
-    today: _dt.date
-    cache: dict[str, Any] = field(default_factory=dict)
-
-    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
-        if key not in self.cache:
-            self.cache[key] = compute()
-        return self.cache[key]
-
-
-def pyproject_of(ctx: Context) -> PyProject:
-    """The project's pyproject.toml, parsed once per project."""
-    pp: PyProject = ctx.memo("pyproject", lambda: load_pyproject(ctx.files))
-    return pp
+class Context(ProjectFacts):
+    """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
+    ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
+    catalogue and today's date."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,8 +46,17 @@ class Rule:
     references: tuple[Reference, ...]
     example: tuple[tuple[str, str], ...]
     check: Callable[[Context], Iterable[Finding]]
-    #: Whether ``sapper fix`` can repair it.
-    fixable: bool = False
+    #: The only project files the check reads (``None``: it may read any file, or the
+    #: listing of the archive). ``sapper scan`` stops reading an archive early when every
+    #: selected rule names its files here.
+    reads: frozenset[str] | None = None
+
+    @property
+    def fixable(self) -> bool:
+        """Whether ``sapper fix`` can repair it (it has a fixer in ``sapper.fix.registry``)."""
+        from ..fix.registry import FIXERS
+
+        return self.code in FIXERS
 
 
 _REGISTRY: dict[str, Rule] = {}
@@ -83,16 +70,44 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
-def _load() -> None:
-    # Import every family (a no-op once imported): importing one family module directly
-    # must not leave the registry without the others.
+_RULE_MODULE = re.compile(r"[a-z]{2}[0-9]{3}")
+_loaded = False
+
+
+def rule_modules() -> list[str]:
+    """Every rule module (``sapper.rules.FAMILY.xx000``), found by walking the packages."""
+    import pkgutil
+
+    found: list[str] = []
     for family in FAMILIES:
-        importlib.import_module(f"sapper.rules.{family}")
+        package = importlib.import_module(f"sapper.rules.{family}")
+        found.extend(
+            f"sapper.rules.{family}.{info.name}"
+            for info in pkgutil.iter_modules(package.__path__)
+            if _RULE_MODULE.fullmatch(info.name)
+        )
+    return found
+
+
+def _load() -> None:
+    # Import every rule module (a no-op once imported): importing one rule module directly
+    # must not leave the registry without the others.
+    global _loaded  # noqa: PLW0603
+    if _loaded:
+        return
+    for name in rule_modules():
+        importlib.import_module(name)
+    _loaded = True
 
 
 def all_rules() -> tuple[Rule, ...]:
     _load()
     return tuple(sorted(_REGISTRY.values(), key=lambda r: r.code))
+
+
+def slug_of(code: str) -> str:
+    """The slug of rule ``code`` (the rule registers before any check runs)."""
+    return _REGISTRY[code].slug
 
 
 def get_rule(code: str) -> Rule | None:

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from ..pypi import Index, SdistFile
 
 __all__ = [
-    "EARLY_STOP_RULES",
     "AnalyseOptions",
     "analyse",
     "failed_row",
@@ -39,30 +38,24 @@ __all__ = [
     "read_plan",
 ]
 
-#: Rule-code prefixes whose rules read only these files of a project, and never the listing
-#: of the archive (``ProjectFiles.names``). Rules not listed here (the layout rules read the
-#: listing, the setup.py rules read the local modules setup.py imports...) need the whole
-#: archive, as ``sapper check`` reads it.
-EARLY_STOP_RULES: Final = {"SC": frozenset({"setup.cfg"})}
 #: What ``check_files`` reads to identify the project and its build backend.
 _IDENTITY: Final = frozenset({"PKG-INFO", "pyproject.toml", "setup.cfg"})
 
 
 @functools.lru_cache(maxsize=16)
 def read_plan(select: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str] | None:
-    """The files to read (stopping once all are read) when every selected rule is in
-    :data:`EARLY_STOP_RULES`; None when a selected rule needs the whole archive."""
+    """The files to read (stopping once all are read) when every selected rule declares the
+    files it reads (``Rule.reads``); None when a selected rule needs the whole archive (the
+    layout rules read the listing, the setup.py rules the local modules setup.py imports)."""
     from ..rules import all_rules
 
     needs = set(_IDENTITY)
     for rule in all_rules():
-        code = rule.code
-        if not selected(code, select, ignore):
+        if not selected(rule.code, select, ignore):
             continue
-        prefix = next((p for p in EARLY_STOP_RULES if code.startswith(p)), None)
-        if prefix is None:
+        if rule.reads is None:
             return None
-        needs |= EARLY_STOP_RULES[prefix]
+        needs |= rule.reads
     return frozenset(needs)
 
 

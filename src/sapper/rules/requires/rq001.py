@@ -1,10 +1,5 @@
-"""Build requirements: plugins that setuptools loads during the build.
-
-RQ001: a build requirement (``build-system.requires`` or ``setup_requires``) pins a
-setuptools plugin to releases that import ``pkg_resources`` when setuptools loads them.
-Which releases do is read from the plugins' own wheels by ``scripts/gen_plugin_facts.py``
-(an unguarded module-level ``import pkg_resources`` in the package) into
-``data/plugins.json``.
+"""RQ001 `requires-plugin-imports-pkg-resources`:
+A build requirement pins a setuptools plugin release that imports pkg_resources.
 """
 
 from __future__ import annotations
@@ -19,10 +14,10 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from ..model import Finding, Reference
-from ._base import Context, Rule, pyproject_of, register
-
-__all__: list[str] = []
+from ...facts.setup_cfg import PATH as CFG_PATH
+from ...facts.setup_cfg import split_requirements
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
 
 _FIX = {
     "setuptools-scm": "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)",
@@ -46,28 +41,23 @@ class _Requirement:
 
 
 def _build_requirements(ctx: Context) -> Iterator[_Requirement]:
-    from .setup_cfg import PATH as CFG
-    from .setup_py import setup_keywords
-
-    data = pyproject_of(ctx).data
+    data = ctx.pyproject.data
     table = data.get("build-system") if isinstance(data, dict) else None
     if isinstance(table, dict) and isinstance(table.get("requires"), list):
         for item in table["requires"]:
             if isinstance(item, str):
                 yield _Requirement(item, "build-system.requires", "pyproject.toml", None)
-    for kw in setup_keywords(ctx):
+    for kw in ctx.setup_py.keywords:
         if kw.name == "setup_requires":
             values = [kw.value] if isinstance(kw.value, str) else kw.value
             if isinstance(values, list):
                 for item in values:
                     if isinstance(item, str):
                         yield _Requirement(item, "setup_requires", "setup.py", kw.line)
-    from .setup_cfg import cfg_values, split_requirements
-
-    for value in cfg_values(ctx):
+    for value in ctx.setup_cfg.values:
         if value.section == "options" and value.key == "setup_requires":
             for item in split_requirements(value.value):
-                yield _Requirement(item, "[options] setup_requires", CFG, value.line)
+                yield _Requirement(item, "[options] setup_requires", CFG_PATH, value.line)
 
 
 def _chosen(releases: Mapping[str, bool], req: Requirement) -> str | None:
@@ -77,10 +67,8 @@ def _chosen(releases: Mapping[str, bool], req: Requirement) -> str | None:
 
 
 def _check(ctx: Context) -> Iterable[Finding]:
-    from .setup_py import missing_in
-
     plugins = _plugins()
-    failing = missing_in(ctx, "pkg_resources")
+    failing = ctx.missing_in("pkg_resources")
     if not failing:
         return []
     fails = ctx.catalogue.to_specifiers(failing)

@@ -1,0 +1,212 @@
+"""Facts about pyproject.toml: its tables as parsed once, the build system, line lookup."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
+
+    from ..sources import ProjectFiles
+
+# packaging.requirements and tomllib are imported where they are needed: most checks never
+# touch them and start-up time matters.
+
+__all__ = [
+    "LEGACY_BACKEND",
+    "PATH",
+    "BuildSystem",
+    "PyProject",
+    "PyprojectFacts",
+    "build_system",
+    "load_pyproject",
+]
+
+PATH = "pyproject.toml"
+
+#: What pip uses for a project without ``[build-system]`` (PEP 517 fallback).
+LEGACY_BACKEND = "setuptools.build_meta:__legacy__"
+
+#: Backends that run setuptools (and so read setup.cfg) themselves.
+_SETUPTOOLS_BACKENDS = frozenset(
+    {
+        "setuptools.build_meta",
+        "setuptools.build_meta:__legacy__",
+        "pbr.build",
+        "jupyter_packaging.build_api",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildSystem:
+    backend: str
+    requires: tuple[str, ...]
+    in_tree: bool
+    #: Combined specifier of the setuptools requirements in ``requires`` (None: unconstrained).
+    setuptools: SpecifierSet | None
+    #: ``yes``: the backend is setuptools; ``assumed``: an unknown backend that requires
+    #: setuptools; ``no``: another backend.
+    uses_setuptools: str
+    #: A problem reading pyproject.toml, if any.
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PyProject:
+    """pyproject.toml as parsed once per project: its tables, or why it could not be read."""
+
+    data: dict[str, Any] | None
+    error: str | None = None
+
+
+def load_pyproject(files: ProjectFiles) -> PyProject:
+    data = files.files.get("pyproject.toml")
+    if data is None:
+        return PyProject(None)
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        return PyProject(tomllib.loads(data.decode("utf-8")))
+    except UnicodeDecodeError as exc:
+        return PyProject(None, f"pyproject.toml is not valid UTF-8 ({exc.reason})")
+    except tomllib.TOMLDecodeError as exc:
+        return PyProject(None, f"pyproject.toml is not valid TOML: {exc}")
+
+
+def build_system(pp: PyProject) -> BuildSystem:
+    pyproject, error = pp.data, pp.error
+    table = pyproject.get("build-system") if isinstance(pyproject, dict) else None
+    if not isinstance(table, dict):
+        # pip's fallback for projects without [build-system]: setuptools>=40.8.0, which
+        # every release sapper models satisfies.
+        return BuildSystem(
+            backend=LEGACY_BACKEND,
+            requires=("setuptools>=40.8.0",),
+            in_tree=False,
+            setuptools=None,
+            uses_setuptools="yes",
+            error=error,
+        )
+    raw = table.get("requires")
+    requires = tuple(str(r) for r in raw) if isinstance(raw, list) else ()
+    backend = str(table.get("build-backend") or LEGACY_BACKEND)
+    in_tree = bool(table.get("backend-path"))
+    spec: SpecifierSet | None = None
+    wants_setuptools = False
+    if requires:
+        from packaging.requirements import InvalidRequirement, Requirement
+        from packaging.utils import canonicalize_name
+    for text in requires:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if canonicalize_name(req.name) != "setuptools":
+            continue
+        if req.marker is not None and not req.marker.evaluate():
+            continue
+        wants_setuptools = True
+        if req.specifier:
+            spec = req.specifier if spec is None else spec & req.specifier
+    if backend in _SETUPTOOLS_BACKENDS or backend.startswith("setuptools.build_meta"):
+        uses = "yes"
+    elif wants_setuptools and in_tree:
+        uses = "assumed"
+    else:
+        uses = "no"
+    return BuildSystem(
+        backend=backend,
+        requires=requires,
+        in_tree=in_tree,
+        setuptools=spec,
+        uses_setuptools=uses,
+        error=error,
+    )
+
+
+_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+
+
+class PyprojectFacts:
+    """pyproject.toml of one project, each view computed on first use."""
+
+    def __init__(self, files: ProjectFiles) -> None:
+        self._files = files
+
+    @cached_property
+    def parsed(self) -> PyProject:
+        """The parsed document, or why it could not be read."""
+        return load_pyproject(self._files)
+
+    @property
+    def data(self) -> dict[str, Any] | None:
+        return self.parsed.data
+
+    @cached_property
+    def build_system(self) -> BuildSystem:
+        return build_system(self.parsed)
+
+    @cached_property
+    def tables(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """``[project]`` and ``[tool.setuptools]`` (None when absent or not tables)."""
+        data = self.data
+        if not isinstance(data, dict):
+            return None, None
+        project = data.get("project")
+        tool = data.get("tool")
+        setuptools = tool.get("setuptools") if isinstance(tool, dict) else None
+        return (
+            project if isinstance(project, dict) else None,
+            setuptools if isinstance(setuptools, dict) else None,
+        )
+
+    @property
+    def project(self) -> dict[str, Any] | None:
+        """The ``[project]`` table."""
+        return self.tables[0]
+
+    @property
+    def tool_setuptools(self) -> dict[str, Any] | None:
+        """The ``[tool.setuptools]`` table."""
+        return self.tables[1]
+
+    @cached_property
+    def _lines(self) -> list[str] | None:
+        text = self._files.read_text(PATH)
+        return None if text is None else text.splitlines()
+
+    def locate(self, table: str, key: str | None = None) -> int | None:
+        """The line of ``key = ...`` in ``[table]`` (or of the table header), if found.
+
+        Dotted forms are understood too: ``license.text = ...`` under ``[project]`` and
+        ``[project.license]`` both locate ``project``/``license``.
+        """
+        lines = self._lines
+        if lines is None:
+            return None
+        current = ""
+        header_line: int | None = None
+        want = f"{table}.{key}" if key else table
+        for lineno, raw in enumerate(lines, start=1):
+            mo = _HEADER.match(raw)
+            if mo and not raw.lstrip().startswith("[["):
+                current = re.sub(r"\s*\.\s*", ".", mo.group(1).replace('"', ""))
+                if current == want or (key and current.startswith(want + ".")):
+                    return lineno
+                if current == table:
+                    header_line = lineno
+                continue
+            if key is None:
+                continue
+            stripped = raw.strip().replace('"', "")
+            full = f"{current}.{stripped}" if current else stripped
+            if re.match(rf"{re.escape(want)}\s*[.=]", full):
+                return lineno
+        return header_line

@@ -1,0 +1,118 @@
+"""Facts about setup.cfg: every era's parse, the values current setuptools reads, locations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from ._cfgparse import (
+    KeyLocation,
+    ParsedCfg,
+    line_of_offset,
+    locate_keys,
+    locate_sections,
+    parse_setup_cfg,
+)
+
+if TYPE_CHECKING:
+    from ..sources import ProjectFiles
+
+__all__ = [
+    "PATH",
+    "CfgValue",
+    "KeyLocation",
+    "ParsedCfg",
+    "SetupCfgFacts",
+    "line_of_offset",
+    "locate_keys",
+    "locate_sections",
+    "parse_setup_cfg",
+    "split_requirements",
+]
+
+PATH = "setup.cfg"
+
+
+@dataclass(frozen=True, slots=True)
+class CfgValue:
+    section: str
+    key: str
+    value: str
+    line: int | None
+    column: int | None
+
+
+def split_requirements(value: str) -> list[str]:
+    """``_parse_requirements_list``: lines if the value has several, else ``;``-separated
+    items (which is how a one-line `foo; python_version<"3"` loses its marker), then what
+    ``_reqs.parse_strings`` keeps of them."""
+    from ._values import requirement_lines
+
+    items = value.splitlines() if "\n" in value else value.split(";")
+    # setuptools then parses them with `_reqs.parse_strings`: `#` comment lines and
+    # ` #` trailing comments are dropped, backslash continuations joined.
+    return list(requirement_lines(items))
+
+
+class SetupCfgFacts:
+    """setup.cfg of one project, each view computed on first use."""
+
+    def __init__(self, files: ProjectFiles) -> None:
+        self._files = files
+
+    @property
+    def data(self) -> bytes | None:
+        """The raw bytes, None when the project has no setup.cfg."""
+        return self._files.files.get(PATH)
+
+    @cached_property
+    def locations(self) -> tuple[KeyLocation, ...]:
+        """Where every key is, in file order (independent of configparser's verdict)."""
+        data = self.data
+        return () if data is None else tuple(locate_keys(data))
+
+    @cached_property
+    def section_lines(self) -> dict[str, int]:
+        data = self.data
+        return {} if data is None else locate_sections(data)
+
+    @cached_property
+    def _current(self) -> tuple[tuple[CfgValue, ...], bool]:
+        data = self.data
+        if data is None:
+            return (), False
+        parsed = parse_setup_cfg(data, optionxform_str=True, encoding="utf-8")
+        where: dict[tuple[str, str], KeyLocation] = {}
+        for found in self.locations:
+            where.setdefault((found.section, found.key.strip()), found)
+        out = []
+        for section, key, value in parsed.options:
+            loc = where.get((section, key))
+            norm = key
+            if section == "metadata" or section.startswith("options"):
+                norm = key.replace("-", "_").lower()
+            out.append(
+                CfgValue(
+                    section,
+                    norm,
+                    value,
+                    loc.line if loc is not None else None,
+                    loc.column if loc is not None else None,
+                )
+            )
+        return tuple(out), parsed.error is not None
+
+    @property
+    def values(self) -> tuple[CfgValue, ...]:
+        """setup.cfg options as current setuptools reads them (keys with underscores and
+        lowercased in setuptools sections), with their lines; () when configparser fails
+        on the file."""
+        values, failed = self._current
+        return () if failed else values
+
+    @property
+    def values_partial(self) -> tuple[CfgValue, ...]:
+        """Like :attr:`values`, but when configparser fails, the options read before the
+        error."""
+        return self._current[0]

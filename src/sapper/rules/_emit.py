@@ -1,0 +1,101 @@
+"""One way to build a finding and the version-set helpers every rule family shares.
+
+A finding's code and slug come from the rule registry; the failing, enforced and warning
+version sets are turned into PEP 440 specifier strings by the catalogue.
+"""
+
+from __future__ import annotations
+
+from ..model import Finding
+from ._base import Context, slug_of
+
+__all__ = ["HISTORY_URL", "DueEras", "due_sets", "make_finding", "versions"]
+
+PATH = "pyproject.toml"
+HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
+
+# -------------------------------------------------------------------------- version sets
+
+
+def versions(ctx: Context, lo: str | None = None, hi: str | None = None) -> set[str]:
+    """The releases ``v`` with ``lo <= v < hi`` (either bound may be open)."""
+    return ctx.catalogue.between(lo, hi)
+
+
+#: (first release, due date) of a deprecation whose due date moved between releases.
+DueEras = tuple[tuple[str, str], ...]
+
+
+def due_sets(
+    ctx: Context, eras: DueEras, until: str | None = None
+) -> tuple[set[str], set[str], str]:
+    """(versions that warn, versions that fail under SETUPTOOLS_ENFORCE_DEPRECATION=1 today,
+    due date in the newest era) for a deprecation whose due date is given per era."""
+    today = ctx.today.isoformat()
+    warns: set[str] = set()
+    enforced: set[str] = set()
+    for i, (first, due) in enumerate(eras):
+        nxt = eras[i + 1][0] if i + 1 < len(eras) else until
+        span = versions(ctx, first, nxt)
+        warns |= span
+        if due < today:
+            enforced |= span
+    return warns, enforced, eras[-1][1]
+
+
+# ------------------------------------------------------------------------------ findings
+
+
+def _describe(
+    ctx: Context,
+    fails: tuple[str, ...],
+    enforced: tuple[str, ...],
+    due: str | None,
+    warns: tuple[str, ...],
+) -> str:
+    parts: list[str] = []
+    if fails:
+        parts.append("fails in setuptools " + " | ".join(fails))
+    extra = [s for s in enforced if s not in fails]
+    if extra:
+        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
+    if due:
+        when = "overdue since" if due < ctx.today.isoformat() else "due"
+        parts.append(f"deprecation {when} {due} in the newest release")
+    elif warns and not fails:
+        parts.append("warns in setuptools " + " | ".join(warns))
+    return "; ".join(parts)
+
+
+def make_finding(
+    ctx: Context,
+    code: str,
+    message: str,
+    *,
+    path: str = PATH,
+    line: int | None = None,
+    fails: set[str] | None = None,
+    enforced: set[str] | None = None,
+    warns: set[str] | None = None,
+    due: str | None = None,
+    fix: str | None = None,
+) -> Finding:
+    cat = ctx.catalogue
+    failing = fails or set()
+    f = cat.to_specifiers(failing)
+    e = cat.to_specifiers((enforced or set()) | failing)
+    w = cat.to_specifiers(warns or set())
+    described = _describe(ctx, f, e, due, w)
+    return Finding(
+        code=code,
+        slug=slug_of(code),
+        message=message + (f" ({described})" if described else ""),
+        path=path,
+        line=line,
+        column=1 if line is not None else None,
+        fails=f,
+        fails_enforced=e,
+        warns=w,
+        due_date=due,
+        fix=fix,
+    )

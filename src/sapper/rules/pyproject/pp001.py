@@ -1,0 +1,329 @@
+"""PP001 `pyproject-invalid-project-table`:
+pyproject.toml [project] table that setuptools' validation rejects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from ...model import Finding
+from .._base import Context
+from .._emit import make_finding, versions
+from ._shared import (
+    _REF_61,
+    PATH,
+    _ref,
+    _rule,
+    _supplied_fields,
+    _truthy,
+)
+
+#: PEP 621 keys every setuptools since 61.0.0 accepts in [project].
+_PEP621 = frozenset(
+    {
+        "name", "version", "description", "readme", "requires-python", "license",
+        "authors", "maintainers", "keywords", "classifiers", "urls", "entry-points",
+        "scripts", "gui-scripts", "dependencies", "optional-dependencies", "dynamic",
+    }
+)  # fmt: skip
+
+
+#: Keys added to the vendored schema later (PEP 639 in 77.0.1, PEP 794 in 82.0.1).
+_LATER_PROJECT_KEYS = {
+    "license-files": "77.0.1",
+    "import-names": "82.0.1",
+    "import-namespaces": "82.0.1",
+}
+
+
+#: ``_skip_bad_config`` (61.2.0-67.8.0): an invalid [project] holding only these keys is
+#: ignored with a warning when setup.py/setup.cfg configure the project and there is no
+#: [tool.setuptools]; 68.0.0 (#3948) removed the grace period.
+_POPULAR_SUBSET = frozenset({"name", "version", "python_requires", "requires-python"})
+
+
+_RELAX = ("61.2.0", "68.0.0")
+
+
+_NAME_RE = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
+
+
+_DYNAMIC_FIELDS = _PEP621 - {"name", "dynamic"} | set(_LATER_PROJECT_KEYS)
+
+
+def _relaxed(ctx: Context, project: Mapping[str, Any], tool: Mapping[str, Any] | None) -> bool:
+    """Whether 61.2.0-67.8.0 ignore this invalid [project] table instead of failing."""
+    if tool or not set(project) <= _POPULAR_SUBSET:
+        return False
+    other = ctx.config
+    if other.opaque:
+        return True  # setup.py may well set name/version: assume the lenient path
+    kw = other.keywords
+    if any(_truthy(kw[k]) for k in ("name", "version", "install_requires") if k in kw):
+        return True
+    cfg = other.cfg
+    keys = (("metadata", "name"), ("metadata", "version"), ("options", "install_requires"))
+    return any(cfg.get(k) for k in keys)
+
+
+def _type_problem(key: str, value: Any) -> str | None:
+    def strings(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+    def str_table(v: Any) -> bool:
+        return isinstance(v, dict) and all(isinstance(x, str) for x in v.values())
+
+    if key == "name":
+        if not isinstance(value, str):
+            return "`project.name` must be a string"
+        if not _NAME_RE.match(value):
+            return f"`project.name` {value!r} is not a valid project name (PEP 508)"
+    elif key == "version":
+        from packaging.version import InvalidVersion, Version
+
+        if not isinstance(value, str):
+            return "`project.version` must be a string"
+        try:
+            Version(value)
+        except InvalidVersion:
+            return f"`project.version` {value!r} is not a PEP 440 version"
+    elif key in ("description", "requires-python") and not isinstance(value, str):
+        return f"`project.{key}` must be a string"
+    elif key in ("keywords", "classifiers", "dependencies", "dynamic") and not strings(value):
+        return f"`project.{key}` must be an array of strings"
+    elif key in ("authors", "maintainers"):
+        if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
+            return f'`project.{key}` must be an array of tables such as {{name = "..."}}'
+    elif key in ("urls", "scripts", "gui-scripts") and not str_table(value):
+        return f"`project.{key}` must be a table of strings"
+    elif key == "optional-dependencies" and not (
+        isinstance(value, dict) and all(strings(v) for v in value.values())
+    ):
+        return "`project.optional-dependencies` must be a table of arrays of strings"
+    elif key == "entry-points" and not (
+        isinstance(value, dict) and all(str_table(v) for v in value.values())
+    ):
+        return "`project.entry-points` must be a table of tables of strings"
+    elif key == "readme" and not (
+        isinstance(value, str)
+        or (isinstance(value, dict) and len({"file", "text"} & set(value)) == 1)
+    ):
+        return "`project.readme` must be a file name or a table with one of `file` or `text`"
+    elif key == "license" and isinstance(value, dict) and len({"file", "text"} & set(value)) != 1:
+        return "`project.license` as a table must have exactly one of `file` or `text`"
+    elif key == "license-files" and not strings(value):
+        return "`project.license-files` must be an array of glob patterns"
+    return None
+
+
+#: Dynamic fields that 61.2.0+ insist on getting from somewhere (their default is None; the
+#: others default to an empty value, and plugins such as setuptools-scm set the version).
+#: Probed with every field on 61.2.0, 68.0.0 and 84.2.1.
+_REQUIRED_DYNAMIC = frozenset(
+    {
+        "description", "readme", "requires-python", "license", "authors", "maintainers",
+        "keywords", "classifiers",
+    }
+)  # fmt: skip
+
+
+def _unfilled_dynamic(
+    ctx: Context,
+    project: Mapping[str, Any],
+    tool: Mapping[str, Any] | None,
+    dynamic: set[str],
+) -> Iterator[tuple[str, str | None, set[str], str]]:
+    """Fields listed in ``dynamic`` that nothing fills.
+
+    61.0.0-61.1.1 fill dynamic fields only from ``[tool.setuptools.dynamic]``
+    ("Impossible to expand dynamic value of 'dependencies'"); since 61.2.0
+    ``_ensure_previously_set`` also accepts a value from setup.py or setup.cfg and fails
+    with "No configuration found for dynamic 'dependencies'" otherwise.
+    """
+    table = tool.get("dynamic") if tool is not None else None
+    configured = set(table) if isinstance(table, dict) else set()
+    other = ctx.config
+    supplied = _supplied_fields(ctx)
+    for field in sorted(dynamic - configured - set(project)):
+        if field not in _DYNAMIC_FIELDS or field in {"version", "scripts", "gui-scripts"}:
+            continue
+        failing = versions(ctx, "61.0.0", "61.2.0")
+        if field in _REQUIRED_DYNAMIC and not other.opaque and field not in supplied:
+            failing |= versions(ctx, "61.2.0")
+        if failing:
+            yield (
+                f"`{field}` is listed in `project.dynamic` but "
+                + (
+                    "nothing supplies it (no [tool.setuptools.dynamic] entry, setup.py "
+                    "keyword or setup.cfg option)"
+                    if field not in supplied
+                    else "[tool.setuptools.dynamic] does not fill it, which setuptools "
+                    "61.0.0-61.1.1 require"
+                ),
+                "dynamic",
+                failing,
+                f"add `{field}` to [tool.setuptools.dynamic] or supply it in setup.py",
+            )
+
+
+def _check_project_table(ctx: Context) -> Iterable[Finding]:
+    project, tool = ctx.pyproject.tables
+    if not project:
+        return []  # an empty [project] is ignored like a missing one (read_configuration)
+    since61 = versions(ctx, "61.0.0")
+    relax = versions(ctx, *_RELAX) if _relaxed(ctx, project, tool) else set()
+    dynamic = project.get("dynamic")
+    dynamic = set(dynamic) if isinstance(dynamic, list) else set()
+    problems: list[tuple[str, str | None, set[str], str]] = []
+    if "name" not in project:
+        problems.append(
+            (
+                "[project] has no `name`; setuptools' validation stops with "
+                "\"`project` must contain ['name'] properties\"",
+                None,
+                since61,
+                'add `name = "..."` to [project] (it cannot be dynamic)',
+            )
+        )
+    if "name" in dynamic:
+        problems.append(
+            (
+                "`name` is listed in `project.dynamic`, which PEP 621 forbids",
+                "dynamic",
+                since61,
+                "remove `name` from `dynamic` and set it in [project]",
+            )
+        )
+    if "version" not in project and "version" not in dynamic:
+        problems.append(
+            (
+                "[project] has no `version` and does not list it in `dynamic`; setuptools "
+                "stops with \"`project` must contain ['version'] properties\"",
+                None,
+                versions(ctx, "61.2.0"),
+                'add `version = "..."` to [project], or `dynamic = ["version"]` with '
+                '`[tool.setuptools.dynamic] version = {attr = "pkg.__version__"}`',
+            )
+        )
+    for key in sorted(dynamic & set(project)):
+        problems.append(
+            (
+                f"`{key}` is set in [project] and listed in `project.dynamic` too",
+                key,
+                since61,
+                f"either remove `{key}` from `dynamic` or drop the static value",
+            )
+        )
+    for key, value in project.items():
+        if key not in _PEP621:
+            intro = _LATER_PROJECT_KEYS.get(key)
+            failing = versions(ctx, "61.0.0", intro) if intro else since61
+            if failing:
+                what = (
+                    f"`{key}` in [project] is only known to setuptools >= {intro}"
+                    if intro
+                    else f"[project] has the key `{key}`, which is not a PEP 621 field"
+                )
+                problems.append(
+                    (
+                        f"{what}: \"`project` must not contain {{'{key}'}} properties\"",
+                        key,
+                        failing,
+                        f"require `setuptools>={intro}` in build-system.requires"
+                        if intro
+                        else f"remove `{key}` (or move it to [tool.<your tool>])",
+                    )
+                )
+            continue
+        if key == "license" and isinstance(value, str):
+            continue  # PP002
+        problem = _type_problem(key, value)
+        if problem:
+            problems.append((problem, key, since61, "fix the value's type"))
+        if key == "dynamic" and isinstance(value, list):
+            for item in value:
+                if isinstance(item, str) and item not in _DYNAMIC_FIELDS and item != "name":
+                    problems.append(
+                        (
+                            f"`project.dynamic` lists `{item}`, which is not a [project] field",
+                            "dynamic",
+                            since61,
+                            f"remove `{item}` from `dynamic`",
+                        )
+                    )
+    problems.extend(_unfilled_dynamic(ctx, project, tool, dynamic))
+    findings = []
+    for message, key, versions_hit, fix in problems:
+        failing = versions_hit - relax
+        if not failing:
+            continue
+        note = (
+            " (61.2.0-67.8.0 ignored the whole [project] table with a warning instead)"
+            if relax
+            else ""
+        )
+        findings.append(
+            make_finding(
+                ctx,
+                "PP001",
+                message + note,
+                line=ctx.pyproject.locate("project", key),
+                fails=failing,
+                fix=fix,
+            )
+        )
+    return findings
+
+
+_REF_61_2 = _ref("61.2.0", "subgroup of invalid files ignored, transitional (#3215)")
+
+
+_REF_68 = _ref("68.0.0", "support for invalid pyproject.toml files removed (#3948)")
+
+
+_rule(
+    "PP001",
+    "pyproject.toml [project] table that setuptools' validation rejects",
+    """
+## What it does
+Checks the `[project]` table the way setuptools' vendored `validate-pyproject` does:
+`name` present and not dynamic, `version` present or listed in `dynamic`, no field both set
+and dynamic, no keys outside PEP 621 (or keys that only newer setuptools knows, such as
+`license-files` before 77.0.1), and the types of the fields.
+
+## Why is this bad?
+Since 61.0.0 setuptools reads `[project]` and stops with
+`ValueError: invalid pyproject.toml config: project` when it is invalid. 61.2.0-67.8.0
+ignored a small group of invalid tables (only `name`, `version` and `requires-python`,
+with setup.py or setup.cfg configuring the project and no `[tool.setuptools]`); 68.0.0
+ended that grace period, which broke many sdists whose `[project]` held only
+`requires-python`.
+
+## Example
+```toml
+[project]
+requires-python = ">=3.8"
+```
+
+## Use instead
+```toml
+[project]
+name = "example"
+version = "1.0"
+requires-python = ">=3.8"
+```
+or drop `[project]` and keep `python_requires` in setup.py/setup.cfg.
+
+## References
+- setuptools 61.0.0 changelog, #3067/#3068; 61.2.0, #3215; 68.0.0, #3948
+- `setuptools/config/pyprojecttoml.py` (`validate`, `_skip_bad_config`)
+""",
+    (
+        (PATH, '[project]\nrequires-python = ">=3.8"\n'),
+        ("setup.py", 'from setuptools import setup\n\nsetup(name="example", version="1.0")\n'),
+    ),
+    (_REF_61, _REF_61_2, _REF_68),
+    _check_project_table,
+)

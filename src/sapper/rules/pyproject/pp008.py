@@ -1,0 +1,146 @@
+"""PP008 `pyproject-missing-dynamic`:
+setup.py/setup.cfg metadata that [project] does not list in `dynamic`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...model import Finding
+from .._base import Context
+from .._emit import due_sets, make_finding, versions
+from ._shared import (
+    _REF_69,
+    PATH,
+    _ref,
+    _rule,
+    _supplied_fields,
+)
+
+#: What 69.0.0+ do with a field supplied outside pyproject.toml and not listed in
+#: ``dynamic``: (first release, release it stops at or None, effect). ``_handle_missing_dynamic``
+#: resets the field to a value some ``_apply_pyprojecttoml`` handlers cannot take, so for
+#: some fields the build crashes instead of dropping the value. Probed field by field on
+#: every release from 68.2.2 to 84.2.1 (69.1.0-70.0.0 for optional-dependencies: no crash,
+#: kept or dropped not established, reported as dropped).
+_EFFECT_SINCE_69: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "readme": (("69.0.0", None, "fails"),),
+    "requires-python": (("69.0.0", None, "fails"),),
+    "license": (("69.0.0", "77.0.1", "fails"), ("77.0.1", None, "dropped")),
+    "optional-dependencies": (
+        ("69.0.0", "69.1.0", "fails"),
+        ("69.1.0", "70.1.0", "dropped"),
+        ("70.1.0", "75.3.0", "kept"),
+        ("75.3.0", None, "dropped"),
+    ),
+    "authors": (("69.0.0", None, "kept"),),
+    "maintainers": (("69.0.0", None, "kept"),),
+    "entry-points": (("69.0.0", None, "kept"),),
+}
+
+
+_CRASH = {
+    "readme": "AttributeError: 'NoneType' object has no attribute 'get'",
+    "requires-python": "TypeError: 'NoneType' object is not iterable",
+    "license": "KeyError: 'text'",
+    "optional-dependencies": "TypeError: 'list' object is not a mapping",
+}
+
+
+def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
+    project, _ = ctx.pyproject.tables
+    if not project:
+        return []
+    dynamic = project.get("dynamic")
+    declared = set(dynamic) if isinstance(dynamic, list) else set()
+    supplied = _supplied_fields(ctx)
+    # 61.2.0 (#3218) keeps the value with a warning; 67.7.0 gives the warning a due date
+    # (2023-10-30); 69.0.0 (#4066) enforces PEP 621 (see _EFFECT_SINCE_69).
+    warns = versions(ctx, "61.2.0")
+    _, enforced, _ = due_sets(ctx, (("67.7.0", "2023-10-30"),), until="69.0.0")
+    newest = ctx.catalogue.newest
+    findings = []
+    for field in sorted(supplied):
+        if field in project or field in declared:
+            continue
+        where, line, path = supplied[field]
+        effects = _EFFECT_SINCE_69.get(field, (("69.0.0", None, "dropped"),))
+        failing: set[str] = set()
+        now = "dropped"
+        for lo, hi, effect in effects:
+            span = versions(ctx, lo, hi)
+            if effect == "fails":
+                failing |= span
+            if newest in span:
+                now = effect
+        if failing:
+            first = min(failing, key=ctx.catalogue.parsed)
+            what = f"setuptools >= {first} crashes on it ({_CRASH[field]})" + (
+                "" if now == "fails" else f" and the newest release drops it ({now})"
+            )
+        elif now == "kept":
+            what = "setuptools >= 69.0.0 warns that it is ignored (the value is still used)"
+        else:
+            what = "setuptools >= 69.0.0 silently drops it from the built metadata"
+        findings.append(
+            make_finding(
+                ctx,
+                "PP008",
+                f"{where} supplies `{field}`, which pyproject.toml neither sets in [project] "
+                f"nor lists in `project.dynamic`: {what}",
+                path=path,
+                line=line,
+                fails=failing,
+                warns=warns,
+                enforced=enforced,
+                fix=f'add "{field}" to `dynamic` in [project], or move the value to [project]',
+            )
+        )
+    return findings
+
+
+_rule(
+    "PP008",
+    "setup.py/setup.cfg metadata that [project] does not list in `dynamic`",
+    """
+## What it does
+With a `[project]` table, finds fields that setup.py (`install_requires=`,
+`entry_points=`, `long_description=` ...) or setup.cfg supply although `[project]` neither
+sets them nor lists them in `dynamic`.
+
+## Why is this bad?
+PEP 621 says such values must be ignored. setuptools 61.2.0-68.2.2 kept them with a
+warning (due 2023-10-30 from 67.7.0, so those releases fail under
+`SETUPTOOLS_ENFORCE_DEPRECATION=1`). Since 69.0.0 most are silently dropped: the wheel
+builds without its dependencies, scripts, classifiers or description. Some crash the
+build instead: `long_description` (readme) and `python_requires` in every release since
+69.0.0, `license` in 69.0.0-76.1.0, `extras_require` in 69.0.x. Authors, maintainers and
+plain entry points are still used, with a warning.
+
+## Example
+```toml
+[project]
+name = "example"
+version = "1.0"
+```
+with a setup.py calling `setup(install_requires=["six"])`.
+
+## Use instead
+```toml
+[project]
+name = "example"
+version = "1.0"
+dynamic = ["dependencies"]
+```
+or move the dependencies to `[project]`.
+
+## References
+- setuptools 69.0.0 changelog (#4066); 61.2.0 (#3218)
+""",
+    (
+        (PATH, '[project]\nname = "example"\nversion = "1.0"\n'),
+        ("setup.py", 'from setuptools import setup\n\nsetup(install_requires=["six"])\n'),
+    ),
+    (_REF_69, _ref("61.2.0", "transitional tolerance for missing dynamic (#3218)")),
+    _check_missing_dynamic,
+)

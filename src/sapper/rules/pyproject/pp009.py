@@ -1,0 +1,163 @@
+"""PP009 `pyproject-without-build-system`:
+setup.py imports a third-party module but pyproject.toml declares no build requirements.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from ...facts.setup_py import import_sites
+from ...model import Finding, Reference
+from .._base import Context
+from .._emit import make_finding
+from ._shared import (
+    PATH,
+    _ref,
+    _rule,
+)
+
+#: What pip's PEP 517 fallback build environment holds (``setuptools>=40.8.0``, and
+#: ``wheel`` for older pip), plus what setuptools brings along.
+_FALLBACK_PROVIDES = frozenset({"setuptools", "pkg_resources", "distutils", "_distutils_hack"})
+
+
+#: Standard-library modules removed in recent Pythons that an older build interpreter has.
+_OLD_STDLIB = frozenset(
+    {"imp", "asynchat", "asyncore", "smtpd", "distutils", "cgi", "cgitb", "crypt", "imghdr",
+     "mailcap", "nntplib", "pipes", "sndhdr", "spwd", "sunau", "telnetlib", "uu", "xdrlib",
+     "aifc", "audioop", "chunk", "msilib", "nis", "ossaudiodev", "lib2to3", "tkinter"}
+)  # fmt: skip
+
+
+def _local_names(ctx: Context) -> set[str]:
+    """Module names the project itself provides (top-level or one directory down, since
+    setup.py often puts ``src`` or ``lib`` on sys.path)."""
+    out: set[str] = set()
+    for name in ctx.files.names:
+        parts = name.split("/")
+        for i, part in enumerate(parts[:3]):
+            last = i == len(parts) - 1
+            stem = part.rsplit(".", 1)[0] if last and "." in part else part
+            if stem.isidentifier():
+                out.add(stem)
+            if last:
+                break
+    return out
+
+
+def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
+    import sys
+
+    data = ctx.pyproject.data
+    if not isinstance(data, dict):
+        return []
+    table = data.get("build-system")
+    if isinstance(table, dict) and "requires" in table:
+        return []
+    tree = ctx.setup_py.tree
+    if tree is None:
+        return []
+    # Only unconditional imports: those under `if` usually depend on the platform or the
+    # command (`if "py2exe" in sys.argv: import py2exe`).
+    top_level = ast.Module(
+        body=[n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)],
+        type_ignores=[],
+    )
+    stdlib = set(sys.stdlib_module_names) | _OLD_STDLIB
+    local = _local_names(ctx)
+    findings = []
+    seen: set[str] = set()
+    for site in import_sites(top_level):
+        top = site.module.split(".")[0]
+        if (
+            top in seen
+            or top in stdlib
+            or top in _FALLBACK_PROVIDES
+            or top in {"wheel", "__future__"}  # older pip adds wheel; SP rules cover it
+            or top in local
+        ):
+            continue
+        seen.add(top)
+        what = (
+            "has no [build-system] table"
+            if not isinstance(table, dict)
+            else "has a [build-system] table without `requires`"
+        )
+        findings.append(
+            make_finding(
+                ctx,
+                "PP009",
+                f"setup.py imports `{top}` at module level and pyproject.toml {what}: pip "
+                "builds in an isolated environment holding only setuptools (and wheel), so "
+                f"`import {top}` fails with ModuleNotFoundError whatever the setuptools version",
+                path="setup.py",
+                line=site.line,
+                fails=set(ctx.catalogue.universe),
+                fix=f'add [build-system] with requires = ["setuptools", "<the distribution '
+                f'that provides {top}>"] and build-backend = "setuptools.build_meta"',
+            )
+        )
+    return findings
+
+
+_rule(
+    "PP009",
+    "setup.py imports a third-party module but pyproject.toml declares no build requirements",
+    """
+## What it does
+When pyproject.toml exists but has no `[build-system]` table (or one without `requires`),
+finds unconditional module-level imports in setup.py (not under `if`, `try` or a function)
+of modules that are neither in the standard library, nor setuptools itself, nor part of
+the project.
+
+## Why is this bad?
+A pyproject.toml, even one holding only `[tool.black]`, switches pip to PEP 517 builds in
+an isolated environment that contains only what `build-system.requires` lists, by default
+`setuptools>=40.8.0` (and `wheel` in older pip). setuptools 43.0.0 (#1634) started
+shipping pyproject.toml in sdists, so many sdists got this switch without their authors
+noticing: `import numpy` or `from Cython.Build import cythonize` in setup.py then fails
+with `ModuleNotFoundError` before `setup()` runs, with every setuptools version.
+`setup_requires` does not help, since the import comes first.
+
+## Example
+```toml
+[tool.black]
+line-length = 100
+```
+with
+```python
+import numpy
+from setuptools import setup
+
+setup(name="example", version="1.0", include_dirs=[numpy.get_include()])
+```
+
+## Use instead
+```toml
+[build-system]
+requires = ["setuptools", "numpy"]
+build-backend = "setuptools.build_meta"
+```
+
+## References
+- setuptools 43.0.0 changelog (#1634): pyproject.toml included in sdists
+- PEP 518: build-system table and its default
+""",
+    (
+        (PATH, "[tool.black]\nline-length = 100\n"),
+        (
+            "setup.py",
+            "import numpy\nfrom setuptools import setup\n\n"
+            'setup(name="example", version="1.0", include_dirs=[numpy.get_include()])\n',
+        ),
+    ),
+    (
+        _ref("43.0.0", "pyproject.toml included in sdists (#1634)"),
+        Reference(
+            title="PEP 518: specifying minimum build system requirements",
+            url="https://peps.python.org/pep-0518/",
+        ),
+    ),
+    _check_without_build_system,
+)

@@ -1,0 +1,491 @@
+"""setup.cfg rules: keys and syntax, exactly as each setuptools version reads the file.
+
+The verdicts come from replaying ``Distribution._parse_config_files`` with the facts that
+``scripts/gen_setuptools_facts.py`` extracted from every setuptools wheel: which sections
+are checked, which are exempt, whether a key is converted, warned about or rejected, and
+the due date of the warning.
+
+What the rules of this family share; each rule lives in its own module."""
+
+from __future__ import annotations
+
+import configparser
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
+from ...facts.setup_cfg import (
+    PATH,
+    CfgValue,
+    KeyLocation,
+    line_of_offset,
+    parse_setup_cfg,
+)
+from ...model import Finding, Reference
+from ...versions import CfgFacts, KeyCheck
+from .._base import Context, Rule, register
+
+_REF_4870 = Reference(
+    title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
+    url="https://setuptools.pypa.io/en/latest/history.html#v78-0-0",
+)
+
+
+_REF_4911 = Reference(
+    title="setuptools 78.0.2 changelog (#4911): removal postponed, deprecated until 2026-03-03",
+    url="https://setuptools.pypa.io/en/latest/history.html#v78-0-2",
+)
+
+
+_REF_5011 = Reference(
+    title="pypa/setuptools discussion #5011: dash-separated and uppercase keys",
+    url="https://github.com/pypa/setuptools/discussions/5011",
+)
+
+
+_REF_CONFIGPARSER = Reference(
+    title="Python configparser: supported INI file structure",
+    url="https://docs.python.org/3/library/configparser.html#supported-ini-file-structure",
+)
+
+
+def _advice(section: str, key: str, value: str) -> tuple[str, str]:
+    """What to write instead of ``key`` in ``section``: (short advice, replacement text)."""
+    name = key.replace("-", "_").lower()
+    if section == "metadata":
+        if name == "description_file":
+            files = value.split()
+            target = files[0] if files else "README.rst"
+            fix = (
+                f"long_description = file: {target}\n"
+                f"long_description_content_type = {content_type(target)}"
+            )
+            return (
+                f"setuptools never read `{key}` (a pbr key) and ignores it; write "
+                f"`long_description = file: {target}` and "
+                f"`long_description_content_type = {content_type(target)}`",
+                fix,
+            )
+        if name in METADATA_RENAMES:
+            new = METADATA_RENAMES[name]
+            return f"write `{new}`", f"{new} = {value}"
+        if name in ("requires_dist", "requires"):
+            return (
+                f"setuptools does not install requirements listed in `{key}`; "
+                "move them to `install_requires` in [options]",
+                f"[options]\ninstall_requires =\n    {value}",
+            )
+        if name == "provides_extra":
+            return (
+                f"setuptools ignores `{key}`; declare each extra as a key of "
+                "[options.extras_require] with its requirements",
+                "[options.extras_require]\n" + "".join(f"{x} =\n" for x in value.split()),
+            )
+        if name in ("requires_python", "python_requires"):
+            return (
+                f"setuptools ignores `{key}` in [metadata]; write `python_requires` in [options]",
+                f"[options]\npython_requires = {value}",
+            )
+        if name not in METADATA_KEYS:
+            return (
+                f"setuptools does not know `{name}` either and ignores it; "
+                "delete the key or use an option listed in the setuptools docs",
+                "",
+            )
+    return f"write `{name}`", f"{name} = {value}"
+
+
+@dataclass(slots=True)
+class _Acc:
+    """Versions in which one occurrence of a key warns, fails, or fails when enforced."""
+
+    warns: set[str] = field(default_factory=set)
+    fails: set[str] = field(default_factory=set)
+    enforced: set[str] = field(default_factory=set)
+    due: set[str] = field(default_factory=set)
+    dash: bool = False
+    upper: bool = False
+    value: str = ""
+
+
+def _apply(acc: _Acc, check: KeyCheck, versions: tuple[str, ...], today: str) -> None:
+    if check.action == "raise":
+        acc.fails.update(versions)
+        acc.enforced.update(versions)
+    elif check.action == "warn":
+        acc.warns.update(versions)
+        if check.due_date:
+            acc.due.add(check.due_date)
+            if check.enforceable and check.due_date < today:
+                acc.enforced.update(versions)
+
+
+def _error_location(
+    exc: Exception, data: bytes, locations: list[KeyLocation]
+) -> tuple[int | None, int | None]:
+    if isinstance(exc, UnicodeDecodeError):
+        return line_of_offset(data, exc.start)
+    lineno = getattr(exc, "lineno", None)
+    if (
+        isinstance(exc, configparser.ParsingError)
+        and not isinstance(exc, configparser.MissingSectionHeaderError)
+        and exc.errors
+    ):
+        lineno = exc.errors[0][0]
+    if isinstance(lineno, int):
+        return lineno, 1
+    if isinstance(exc, configparser.InterpolationError):
+        for loc in locations:
+            if loc.section == exc.section and loc.key.lower() == exc.option.lower():
+                return loc.line, loc.column
+    return None, None
+
+
+def _error_finding(exc: Exception) -> tuple[str, str, str]:
+    """(code, message, fix) for an exception setuptools would raise while reading."""
+    if isinstance(exc, UnicodeDecodeError):
+        return (
+            "SC003",
+            f"setup.cfg is not valid UTF-8 ({exc.reason}: byte 0x{exc.object[exc.start]:02x}); "
+            "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
+            "re-save setup.cfg as UTF-8",
+        )
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return (
+            "SC005",
+            f"section [{exc.section}] appears twice; configparser rejects the file "
+            "(DuplicateSectionError)",
+            f"merge the two [{exc.section}] sections into one",
+        )
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return (
+            "SC005",
+            f"key `{exc.option}` appears twice in [{exc.section}]; configparser rejects the "
+            "file (DuplicateOptionError)",
+            f"keep one `{exc.option}` in [{exc.section}]",
+        )
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return (
+            "SC004",
+            f"line {exc.lineno} comes before any [section] header: {exc.line.strip()!r}; "
+            "configparser rejects the file (MissingSectionHeaderError)",
+            "put the line under a section header such as [metadata], or delete it"
+            + (
+                " (the file starts with a byte-order mark: save it as UTF-8 without BOM)"
+                if exc.line.startswith("\ufeff")
+                else ""
+            ),
+        )
+    if isinstance(exc, configparser.ParsingError):
+        lineno, line = exc.errors[0] if exc.errors else (None, "")
+        return (
+            "SC004",
+            f"line {lineno} is neither a `key = value` pair, a [section] header nor a comment: "
+            f"{str(line).strip()!r}; configparser rejects the file (ParsingError)",
+            "add `=` and a value, indent it as a continuation line, or comment it out with #",
+        )
+    if isinstance(exc, configparser.InterpolationError):
+        return (
+            "SC006",
+            f"value of `{exc.option}` in [{exc.section}] uses `%` interpolation that "
+            f"configparser cannot resolve ({type(exc).__name__}); setuptools reads every "
+            "value through it",
+            "write a literal percent sign as `%%`",
+        )
+    return ("SC004", f"configparser rejects setup.cfg: {exc}", "")  # pragma: no cover
+
+
+def _describe(
+    ctx: Context,
+    fails: tuple[str, ...],
+    enforced: tuple[str, ...],
+    due: str | None,
+    warns: tuple[str, ...],
+) -> str:
+    parts: list[str] = []
+    if fails:
+        parts.append("fails in setuptools " + " | ".join(fails))
+    if due:
+        when = "overdue since" if due < ctx.today.isoformat() else "due"
+        parts.append(f"deprecation {when} {due}")
+    elif warns and not fails:
+        parts.append("deprecated")
+    extra = [s for s in enforced if s not in fails]
+    if extra and due:
+        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
+    return "; ".join(parts)
+
+
+def analyse_setup_cfg(ctx: Context) -> tuple[Finding, ...]:
+    """Every SC finding of the project (cached per context)."""
+    result: tuple[Finding, ...] = ctx.once(_analyse)
+    return result
+
+
+def _analyse(ctx: Context) -> tuple[Finding, ...]:
+    data = ctx.setup_cfg.data
+    if data is None:
+        return ()
+    cat = ctx.catalogue
+    today = ctx.today.isoformat()
+    locations = list(ctx.setup_cfg.locations)
+    by_key: dict[tuple[str, str], list[KeyLocation]] = {}
+    for loc in locations:
+        by_key.setdefault((loc.section, loc.key), []).append(loc)
+
+    # Group eras by how they read the file, parse once per group.
+    groups: dict[tuple[bool, str, frozenset[str]], list[tuple[tuple[str, ...], CfgFacts]]] = {}
+    for versions, facts in cat.cfg_eras:
+        known = tuple(v for v in versions if cat.release(v) is not None)
+        groups.setdefault((facts.optionxform_str, facts.encoding, facts.venv_ignored), []).append(
+            (known, facts)
+        )
+
+    keys: dict[tuple[str, int, int], _Acc] = {}
+    key_meta: dict[tuple[str, int, int], tuple[str, str, str | None]] = {}
+    errors: dict[tuple[str, str], tuple[set[str], tuple[int | None, int | None], str]] = {}
+
+    sections_seen: tuple[str, ...] = ()
+    section_lines = ctx.setup_cfg.section_lines
+    for (xform, encoding, skip), eras in groups.items():
+        parsed = parse_setup_cfg(data, optionxform_str=xform, encoding=encoding, skip=skip)
+        sections_seen = sections_seen or parsed.sections
+        group_versions = [v for versions, _ in eras for v in versions]
+        if parsed.error is not None:
+            code, message, fix = _error_finding(parsed.error)
+            where = _error_location(parsed.error, data, locations)
+            entry = errors.setdefault((code, message), (set(), where, fix))
+            entry[0].update(group_versions)
+        for section, opt, value in parsed.options:
+            spot, inherited = _find_location(by_key, section, opt)
+            if spot is None:
+                continue
+            ident = (section, spot.line, spot.column)
+            acc = keys.get(ident)
+            if acc is None:
+                acc = keys[ident] = _Acc(value=value)
+                key_meta[ident] = (section, spot.key, inherited)
+            for era_versions, facts in eras:
+                if "-" in opt and facts.checks(facts.dash, section):
+                    acc.dash = True
+                    _apply(acc, facts.dash, era_versions, today)
+                if not opt.replace("-", "_").islower() and facts.checks(facts.upper, section):
+                    acc.upper = True
+                    _apply(acc, facts.upper, era_versions, today)
+
+    for section in sections_seen:
+        for prefix in ("metadata", "options"):
+            failing_here: set[str] = set()
+            lookup = ""
+            for era_versions, handlers in cat.section_eras:
+                split = str(handlers.get("split", "replace"))
+                method = _section_method(section, prefix, split)
+                if method is None:
+                    continue
+                lookup = method
+                if method not in handlers.get(prefix, ()):
+                    failing_here.update(v for v in era_versions if cat.release(v) is not None)
+            if failing_here:
+                sub = lookup.removeprefix("parse_section").removeprefix("_")
+                message = (
+                    f"section [{section}] starts with `{prefix}` but is not a section setuptools "
+                    f"knows (it looks for a handler for [{prefix}.{sub.replace('__', '.')}]) and "
+                    "stops with 'Unsupported distribution option section'"
+                )
+                errors.setdefault(
+                    ("SC007", message),
+                    (
+                        set(),
+                        (section_lines.get(section), 1),
+                        "rename the section (setuptools knows [options], [options.packages.find], "
+                        "[options.entry_points], [options.package_data], "
+                        "[options.exclude_package_data], [options.extras_require], "
+                        "[options.data_files]) or move its keys to another tool's file",
+                    ),
+                )[0].update(failing_here)
+
+    findings: list[Finding] = []
+    for (code, message), (failing, (line, col), fix) in errors.items():
+        fails = cat.to_specifiers(failing)
+        findings.append(
+            Finding(
+                code=code,
+                slug=_SLUGS[code],
+                message=f"{message} (fails in setuptools {' | '.join(fails)})",
+                path=PATH,
+                line=line,
+                column=col,
+                fails=fails,
+                fails_enforced=fails,
+                fix=fix or None,
+            )
+        )
+    for ident, acc in keys.items():
+        if not (acc.dash or acc.upper):
+            continue
+        # A key that only ever drew a warning in old releases (54.1.0 checked every
+        # section) is not worth reporting: nothing fails and nothing warns today.
+        if not (acc.fails or acc.enforced or cat.newest in acc.warns):
+            continue
+        section, key, inherited = key_meta[ident]
+        _, key_line, key_col = ident
+        code = "SC001" if acc.dash else "SC002"
+        kind = (
+            "dash-separated and uppercase key"
+            if acc.dash and acc.upper
+            else "dash-separated key"
+            if acc.dash
+            else "uppercase key"
+        )
+        advice, fix = _advice(section, key, acc.value)
+        fails = cat.to_specifiers(acc.fails)
+        enforced = cat.to_specifiers(acc.enforced | acc.fails)
+        warns = cat.to_specifiers(acc.warns)
+        due = max(acc.due) if acc.due else None
+        place = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
+        described = _describe(ctx, fails, enforced, due, warns)
+        findings.append(
+            Finding(
+                code=code,
+                slug=_SLUGS[code],
+                message=f"{kind} `{key}` in {place}: {advice}"
+                + (f" ({described})" if described else ""),
+                path=PATH,
+                line=key_line,
+                column=key_col,
+                fails=fails,
+                fails_enforced=enforced,
+                warns=warns,
+                due_date=due,
+                fix=fix or None,
+            )
+        )
+    findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.code))
+    return tuple(findings)
+
+
+def _section_method(section: str, prefix: str, split: str) -> str | None:
+    """The handler method setuptools looks up for ``section``, or None if not its prefix."""
+    if not section.startswith(prefix):
+        return None
+    if split == "partition":
+        sub = section[len(prefix) :].lstrip(".")
+    else:  # "replace": every occurrence of the prefix is removed
+        sub = section.replace(prefix, "").strip(".")
+    return ("parse_section" + (f"_{sub}" if sub else "")).replace(".", "__")
+
+
+def _find_location(
+    by_key: dict[tuple[str, str], list[KeyLocation]], section: str, opt: str
+) -> tuple[KeyLocation | None, str | None]:
+    for sec, inherited in ((section, None), ("DEFAULT", "DEFAULT")):
+        locs = by_key.get((sec, opt))
+        if locs:
+            return locs[-1], inherited
+        # configparser lowercased the key (setuptools < 53.1.0): match case-insensitively.
+        for (s, k), found in by_key.items():
+            if s == sec and k.lower() == opt:
+                return found[-1], inherited
+    return None, None
+
+
+_SLUGS = {
+    "SC001": "setupcfg-dash-separated-key",
+    "SC002": "setupcfg-uppercase-key",
+    "SC003": "setupcfg-not-utf8",
+    "SC004": "setupcfg-syntax-error",
+    "SC005": "setupcfg-duplicate",
+    "SC006": "setupcfg-interpolation",
+    "SC007": "setupcfg-unsupported-section",
+}
+
+
+def _checker(code: str) -> _Check:
+    return _Check(code)
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """A picklable check that selects one code from the shared setup.cfg analysis."""
+
+    code: str
+
+    def __call__(self, ctx: Context) -> Iterable[Finding]:
+        return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]
+
+
+def _rule(
+    code: str,
+    summary: str,
+    doc: str,
+    example: str,
+    refs: tuple[Reference, ...],
+) -> Rule:
+    return register(
+        Rule(
+            code=code,
+            slug=_SLUGS[code],
+            family="setup.cfg",
+            summary=summary,
+            doc=doc.strip(),
+            references=refs,
+            example=((PATH, example),),
+            check=_Check(code),
+            reads=frozenset({PATH}),
+        )
+    )
+
+
+def _value_finding(
+    ctx: Context,
+    code: str,
+    item: CfgValue,
+    message: str,
+    failing: set[str],
+    *,
+    fix: str | None,
+) -> Finding:
+    fails = ctx.catalogue.to_specifiers(failing)
+    return Finding(
+        code=code,
+        slug=_VALUE_SLUGS[code],
+        message=f"[{item.section}] {item.key}: {message} (fails in setuptools {' | '.join(fails)})",
+        path=PATH,
+        line=item.line,
+        column=item.column,
+        fails=fails,
+        fails_enforced=fails,
+        fix=fix,
+    )
+
+
+_VALUE_SLUGS = {
+    "SC008": "setupcfg-license-file-directive",
+    "SC009": "setupcfg-bdist-wheel-universal",
+    "SC010": "setupcfg-invalid-requirement",
+    "SC011": "setupcfg-invalid-version",
+    "SC012": "setupcfg-description-newline",
+}
+
+
+def _value_rule(  # noqa: PLR0917
+    code: str,
+    summary: str,
+    doc: str,
+    example: str,
+    refs: tuple[Reference, ...],
+    check: Callable[[Context], Iterable[Finding]],
+) -> Rule:
+    return register(
+        Rule(
+            code=code,
+            slug=_VALUE_SLUGS[code],
+            family="setup.cfg",
+            summary=summary,
+            doc=doc.strip(),
+            references=refs,
+            example=((PATH, example),),
+            check=check,
+            reads=frozenset({PATH}),
+        )
+    )

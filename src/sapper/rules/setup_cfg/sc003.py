@@ -1,0 +1,42 @@
+"""SC003 `setupcfg-not-utf8`: setup.cfg is not valid UTF-8."""
+
+from __future__ import annotations
+
+from ...model import Reference
+from ._shared import (
+    _rule,
+)
+
+_REF_1735 = Reference(
+    title="setuptools 41.0.0 changelog (#1735): setup.cfg must be UTF-8",
+    url="https://setuptools.pypa.io/en/latest/history.html#v41-0-0",
+)
+
+
+_rule(
+    "SC003",
+    "setup.cfg is not valid UTF-8",
+    """
+## What it does
+Decodes setup.cfg as UTF-8, as setuptools does.
+
+## Why is this bad?
+Since 41.0.0 setuptools opens setup.cfg as UTF-8 and the build stops with
+`UnicodeDecodeError` on any other encoding (a Latin-1 author name is the usual cause).
+
+## Example
+A setup.cfg saved as Latin-1:
+```ini
+[metadata]
+author = Jos\xe9
+```
+
+## Use instead
+The same file saved as UTF-8.
+
+## References
+- setuptools 41.0.0 changelog, #1735
+""",
+    "[metadata]\nauthor = Jos\udce9\n",
+    (_REF_1735,),
+)

@@ -1,0 +1,41 @@
+"""SC004 `setupcfg-syntax-error`: setup.cfg has INI syntax configparser rejects."""
+
+from __future__ import annotations
+
+from ._shared import (
+    _REF_CONFIGPARSER,
+    _rule,
+)
+
+_rule(
+    "SC004",
+    "setup.cfg has INI syntax configparser rejects",
+    """
+## What it does
+Parses setup.cfg with Python's configparser, as setuptools does, and reports lines before
+any section header, lines that are not `key = value`, and a UTF-8 byte-order mark.
+
+## Why is this bad?
+configparser raises `MissingSectionHeaderError` or `ParsingError` and the build fails in
+every setuptools version.
+
+## Example
+```ini
+name = example
+[metadata]
+version
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+version = 1.0
+```
+
+## References
+- Python documentation: configparser, supported INI file structure
+""",
+    "[metadata]\nname = example\nversion\n",
+    (_REF_CONFIGPARSER,),
+)

@@ -1,0 +1,107 @@
+"""SC009 `setupcfg-bdist-wheel-universal`: `[bdist_wheel] universal = 1`, deprecated and overdue."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+
+from ...facts.setup_cfg import (
+    PATH,
+)
+from ...model import Finding, Reference
+from .._base import Context
+from ._shared import (
+    _VALUE_SLUGS,
+    _value_rule,
+)
+
+_TRUE = frozenset({"1", "true", "yes"})
+
+
+_STRTOBOOL_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
+
+
+def _check_universal(ctx: Context) -> Iterable[Finding]:
+    due = "2025-08-30"
+    overdue = ctx.today > _date(due)
+    findings = []
+    for item in ctx.setup_cfg.values:
+        if item.section not in {"bdist_wheel", "wheel"} or item.key.lower() != "universal":
+            continue
+        # [bdist_wheel] options go through strtobool; bdist_wheel reads the old [wheel]
+        # section itself and accepts only 1/true/yes there.
+        truthy = _STRTOBOOL_TRUE if item.section == "bdist_wheel" else _TRUE
+        if item.value.strip().lower() not in truthy:
+            continue
+        warning = ctx.catalogue.between("75.1.0")
+        enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
+        warns = ctx.catalogue.to_specifiers(warning)
+        findings.append(
+            Finding(
+                code="SC009",
+                slug=_VALUE_SLUGS["SC009"],
+                message=(
+                    f"[{item.section}] universal = {item.value.strip()} is deprecated since "
+                    "setuptools 75.1.0 "
+                    f"(`bdist_wheel.universal is deprecated`, due {due}"
+                    + (
+                        f"; overdue: fails in setuptools {' | '.join(enforced)} with "
+                        "SETUPTOOLS_ENFORCE_DEPRECATION=1)"
+                        if overdue
+                        else ")"
+                    )
+                ),
+                path=PATH,
+                line=item.line,
+                column=item.column,
+                fails=(),
+                fails_enforced=enforced,
+                warns=warns,
+                due_date=due,
+                fix="remove `universal = 1` (and the [bdist_wheel] section if it is empty); "
+                "a pure-Python wheel is py3-none-any",
+            )
+        )
+    return findings
+
+
+def _date(text: str) -> _dt.date:
+    return _dt.date.fromisoformat(text)
+
+
+_value_rule(
+    "SC009",
+    "`[bdist_wheel] universal = 1`, deprecated and overdue",
+    """
+## What it does
+Finds `universal = 1` (or `true`, `yes`, ...) in the `[bdist_wheel]` section of setup.cfg,
+or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads.
+
+## Why is this bad?
+Universal (`py2.py3`) wheels are meaningless since Python 2's end of life. setuptools
+75.1.0 deprecated the option with a due date of 2025-08-30, which has passed: the build
+already fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` (while reading the configuration,
+before anything is built), and a future release can make it an error for everyone.
+
+## Example
+```ini
+[bdist_wheel]
+universal = 1
+```
+
+## Use instead
+Remove the option (and the section if it is empty); a pure-Python wheel is
+`py3-none-any`.
+
+## References
+- setuptools 75.1.0 changelog (#4617)
+""",
+    "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n",
+    (
+        Reference(
+            title="setuptools 75.1.0 changelog (#4617): bdist_wheel.universal deprecated",
+            url="https://setuptools.pypa.io/en/latest/history.html#v75-1-0",
+        ),
+    ),
+    _check_universal,
+)

@@ -1,0 +1,77 @@
+"""SC011 `setupcfg-invalid-version`: setup.cfg [metadata] version is not a PEP 440 version."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...model import Finding, Reference
+from .._base import Context
+from ._shared import (
+    _value_finding,
+    _value_rule,
+)
+
+
+def _check_version(ctx: Context) -> Iterable[Finding]:
+    from ...facts._values import version_problem
+
+    for item in ctx.setup_cfg.values:
+        if item.section != "metadata" or item.key != "version":
+            continue
+        value = item.value.strip()
+        if value.startswith(("attr:", "file:")):
+            return []
+        problem = version_problem(value)
+        if problem is None:
+            return []
+        return [
+            _value_finding(
+                ctx,
+                "SC011",
+                item,
+                f"{value!r} is not a PEP 440 version: setuptools 66 and later fail with "
+                f"`InvalidVersion: {problem}`",
+                ctx.catalogue.between("66.0.0"),
+                fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
+            )
+        ]
+    return []
+
+
+_value_rule(
+    "SC011",
+    "setup.cfg [metadata] version is not a PEP 440 version",
+    """
+## What it does
+Finds a literal `version` in `[metadata]` that is not a valid PEP 440 version.
+
+## Why is this bad?
+setuptools 66.0.0 removed support for non-PEP 440 versions: the build fails with
+`InvalidVersion: Invalid version: '...'`.
+
+## Example
+```ini
+[metadata]
+name = example
+version = 1.0.0-SNAPSHOT
+```
+
+## Use instead
+```ini
+[metadata]
+name = example
+version = 1.0.0.dev0
+```
+
+## References
+- setuptools 66.0.0 changelog (#2497)
+""",
+    "[metadata]\nname = example\nversion = 1.0.0-SNAPSHOT\n",
+    (
+        Reference(
+            title="setuptools 66.0.0 changelog (#2497): non-PEP 440 versions removed",
+            url="https://setuptools.pypa.io/en/latest/history.html#v66-0-0",
+        ),
+    ),
+    _check_version,
+)

@@ -1,0 +1,5 @@
+"""setup.py rules: imports, names and ``setup()`` keywords each setuptools version rejects.
+
+One module per rule code (``sc001.py`` ...), found by ``sapper.rules._base``; what the
+rules of the family share is in ``_shared.py``.
+"""

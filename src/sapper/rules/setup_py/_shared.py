@@ -1,0 +1,43 @@
+"""setup.py rules, read with ``ast`` and never executed.
+
+SP001 (imports of modules a setuptools release no longer ships) is data-driven: the module
+inventory of every setuptools wheel, from ``data/setuptools.json``, says in which releases
+``pkg_resources``, ``setuptools.command.test``, ``setuptools.extern``, ... exist.
+
+What the rules of this family share; each rule lives in its own module."""
+
+from __future__ import annotations
+
+from ...facts.setup_py import (
+    PATH,
+)
+from ...model import Finding
+from .._base import Context
+
+
+def _finding(  # noqa: PLR0917
+    ctx: Context,
+    code: str,
+    slug: str,
+    message: str,
+    line: int | None,
+    column: int | None,
+    failing: set[str],
+    *,
+    fix: str | None = None,
+) -> Finding:
+    fails = ctx.catalogue.to_specifiers(failing)
+    return Finding(
+        code=code,
+        slug=slug,
+        message=f"{message} (fails in setuptools {' | '.join(fails)})",
+        path=PATH,
+        line=line,
+        column=column,
+        fails=fails,
+        fails_enforced=fails,
+        fix=fix,
+    )
+
+
+_REQUIREMENT_KEYWORDS = ("install_requires", "setup_requires")

@@ -1,0 +1,110 @@
+"""SP002 `setuppy-use-2to3`: setup() passes use_2to3, removed in setuptools 58."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from packaging.version import Version
+
+from ...facts.setup_py import PATH
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
+
+
+def _falsy_literal(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and not node.value
+
+
+def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
+    cat = ctx.catalogue
+    findings: list[Finding] = []
+    # the keywords of setup(), with the dicts setup.py builds for setup(**kwargs) followed
+    for kw in ctx.setup_py.keywords:
+        if kw.name != "use_2to3":
+            continue
+        # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
+        # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
+        if _falsy_literal(kw.node):
+            failing = {v for v in cat.universe if v == "58.0.2"}
+            what = "`use_2to3=False` only failed in setuptools 58.0.2; drop the keyword"
+        else:
+            failing = {v for v in cat.universe if cat.parsed(v) >= Version("58.0.2")}
+            what = (
+                "2to3 support was removed in setuptools 58: the build fails with "
+                "`use_2to3 is invalid`; port the code to Python 3 and drop the keyword, "
+                "or pin `setuptools<58` in build-system.requires"
+            )
+        fails = cat.to_specifiers(failing)
+        findings.append(
+            Finding(
+                code="SP002",
+                slug="setuppy-use-2to3",
+                message=(
+                    f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
+                ),
+                path=PATH,
+                line=kw.line,
+                column=kw.column,
+                fails=fails,
+                fails_enforced=fails,
+                fix="remove the `use_2to3` argument",
+            )
+        )
+    return findings
+
+
+register(
+    Rule(
+        code="SP002",
+        slug="setuppy-use-2to3",
+        family="setup.py",
+        summary="setup() passes use_2to3, removed in setuptools 58",
+        doc="""
+## What it does
+Finds a `use_2to3=` keyword in the `setup()` call of setup.py.
+
+## Why is this bad?
+setuptools 58.0.0 removed 2to3 support. 58.0.0 and 58.0.1 dropped the keyword silently and
+built unconverted code; since 58.0.2 the build fails with
+`error in ... setup command: use_2to3 is invalid.` A false value failed only in 58.0.2
+(58.0.3 accepts it with a warning).
+
+## Example
+```python
+from setuptools import setup
+
+setup(name="example", version="1.0", use_2to3=True)
+```
+
+## Use instead
+```python
+from setuptools import setup
+
+setup(name="example", version="1.0")
+```
+after porting the code to Python 3, or pin `setuptools<58` in `build-system.requires`.
+
+## References
+- setuptools 58.0.0 changelog (#2086), 58.0.2 (#2769), 58.0.3 (#2777)
+""".strip(),
+        references=(
+            Reference(
+                title="setuptools 58.0.0 changelog (#2086): 2to3 support removed",
+                url="https://setuptools.pypa.io/en/latest/history.html#v58-0-0",
+            ),
+            Reference(
+                title="setuptools 58.0.2 changelog (#2769): fail fast on use_2to3",
+                url="https://setuptools.pypa.io/en/latest/history.html#v58-0-2",
+            ),
+        ),
+        example=(
+            (
+                PATH,
+                'from setuptools import setup\n\nsetup(name="example", version="1.0", '
+                "use_2to3=True)\n",
+            ),
+        ),
+        check=_check_use_2to3,
+    )
+)

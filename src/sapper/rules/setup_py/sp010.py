@@ -1,0 +1,164 @@
+"""SP010 `setuppy-distutils-build-py`: cmdclass build_py derives from distutils, not setuptools."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping
+
+from ...facts.setup_py import (
+    PATH,
+    statements,
+)
+from ...facts.setup_py import (
+    dotted as _dotted,
+)
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
+from ._shared import (
+    _finding,
+)
+
+
+def _imported_names(tree: ast.Module) -> dict[str, str]:
+    """Local name -> dotted origin for module-level imports."""
+    names: dict[str, str] = {}
+    for node in statements(tree.body, imports=False):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names[alias.asname] = alias.name
+    return names
+
+
+def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
+    dotted = _dotted(node)
+    if dotted is None:
+        return False
+    head, _, rest = dotted.partition(".")
+    full = imported.get(head, head) + (f".{rest}" if rest else "")
+    return full == "distutils.command.build_py.build_py"
+
+
+def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
+    tree = ctx.setup_py.tree
+    if tree is None:
+        return []
+    include = any(
+        kw.name == "include_package_data" and kw.value is True for kw in ctx.setup_py.keywords
+    )
+    if not include:
+        include = any(
+            item.section == "options"
+            and item.key == "include_package_data"
+            and item.value.strip().lower() in {"1", "true", "yes", "on"}
+            for item in ctx.setup_cfg.values_partial
+        )
+    if not include:
+        return []
+    imported = _imported_names(tree)
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+
+    def from_distutils(node: ast.expr, depth: int = 0) -> bool:
+        if _is_distutils_build_py(node, imported):
+            return True
+        if isinstance(node, ast.Name) and node.id in classes and depth < 8:
+            bases = classes[node.id].bases
+            # A class that also inherits setuptools' build_py is fine.
+            if any(
+                _dotted(b) and "setuptools" in imported.get(_dotted(b) or "", "") for b in bases
+            ):
+                return False
+            return any(from_distutils(b, depth + 1) for b in bases)
+        return False
+
+    for kw in ctx.setup_py.keywords:
+        if kw.name != "cmdclass":
+            continue
+        node = kw.node
+        if isinstance(node, ast.Name):
+            node = ctx.setup_py.constants.get(node.id, node)
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, value in zip(node.keys, node.values, strict=True):
+            if not (isinstance(key, ast.Constant) and key.value == "build_py"):
+                continue
+            if from_distutils(value):
+                return [
+                    _finding(
+                        ctx,
+                        "SP010",
+                        "setuppy-distutils-build-py",
+                        "cmdclass['build_py'] is distutils' build_py (not setuptools') with "
+                        "include_package_data: setuptools 58.5.0-58.5.2 fail with "
+                        "`AttributeError: get_data_files_without_manifest`; later releases "
+                        "warn that custom commands must inherit from setuptools",
+                        value.lineno,
+                        value.col_offset + 1,
+                        ctx.catalogue.between("58.5.0", "58.5.3"),
+                        fix="derive the command from `setuptools.command.build_py.build_py`",
+                    )
+                ]
+    return []
+
+
+register(
+    Rule(
+        code="SP010",
+        slug="setuppy-distutils-build-py",
+        family="setup.py",
+        summary="cmdclass build_py derives from distutils, not setuptools",
+        doc="""
+## What it does
+Finds a `cmdclass={"build_py": ...}` entry that is, or derives from,
+`distutils.command.build_py.build_py` instead of setuptools' `build_py`, in a project that
+sets `include_package_data`.
+
+## Why is this bad?
+setuptools 58.5.0 made `sdist`/`egg_info` call `get_data_files_without_manifest` on the
+`build_py` command, which distutils' class lacks: the build fails with
+`AttributeError: get_data_files_without_manifest` in 58.5.0 to 58.5.2. 58.5.3 added a
+fallback, and later releases deprecate custom commands that inherit straight from
+distutils ("`build_py` command does not inherit from setuptools' `build_py`").
+
+## Example
+```python
+from distutils.command.build_py import build_py
+
+from setuptools import setup
+
+setup(name="example", version="1.0", include_package_data=True,
+      cmdclass={"build_py": build_py})
+```
+
+## Use instead
+```python
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+setup(name="example", version="1.0", include_package_data=True,
+      cmdclass={"build_py": build_py})
+```
+
+## References
+- setuptools 58.5.0 changelog (#1461); 58.5.3 (#2849); 59.0.0 (#2856)
+""".strip(),
+        references=(
+            Reference(
+                title="setuptools 58.5.3 changelog (#2849): fallback for distutils build_py",
+                url="https://setuptools.pypa.io/en/latest/history.html#v58-5-3",
+            ),
+        ),
+        example=(
+            (
+                PATH,
+                "from distutils.command.build_py import build_py\n\nfrom setuptools import "
+                'setup\n\nsetup(name="example", version="1.0", include_package_data=True,\n'
+                '      cmdclass={"build_py": build_py})\n',
+            ),
+        ),
+        check=_check_distutils_build_py,
+    )
+)
