@@ -67,6 +67,11 @@ def add_audit_target_options(parser: argparse.ArgumentParser) -> None:
         help="also take distributions from this local directory (repeatable)",
     )
     parser.add_argument(
+        "--no-index",
+        action="store_true",
+        help="as pip's: read no index, only --find-links directories and what locks list",
+    )
+    parser.add_argument(
         "--enforce-deprecations",
         action="store_true",
         help="judge builds as with SETUPTOOLS_ENFORCE_DEPRECATION=1 (overdue warnings fail)",
@@ -132,6 +137,7 @@ def _run(args: argparse.Namespace) -> int:
             python=args.python,
             platforms=args.platform,
             index_url=args.index_url,
+            no_index=args.no_index,
             find_links=[str(Path(p).resolve()) for p in args.find_links],
             only_binary=args.only_binary,
             no_binary=args.no_binary,

@@ -79,6 +79,7 @@ def audit(
     python: str | None = None,
     platforms: Sequence[str] = (),
     index_url: str | None = None,
+    no_index: bool = False,
     find_links: Sequence[str] = (),
     only_binary: Sequence[str] = (),
     no_binary: Sequence[str] = (),
@@ -88,8 +89,9 @@ def audit(
 ) -> AuditReport:
     """Audit the requirements file, lock file or pip report at ``path``.
 
-    ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``find_links``
-    adds local directories of distributions; ``only_binary``/``no_binary`` apply after the
+    ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``no_index``
+    reads no index at all, as pip's ``--no-index``; ``find_links`` adds local directories
+    of distributions; ``only_binary``/``no_binary`` apply after the
     input's own options, as pip applies command-line options after the file's.
     """
     from ..pypi import DEFAULT_INDEX_URL, Index
@@ -106,6 +108,8 @@ def audit(
     if primary is None:
         primary = DEFAULT_INDEX_URL
     urls = [primary, *inputs.extra_index_urls] if primary else list(inputs.extra_index_urls)
+    if no_index:
+        urls = []
     files_of = IndexFiles(urls, [*inputs.find_links, *find_links], cache_dir=cache_dir)
     downloader = Index(urls[0] if urls else DEFAULT_INDEX_URL, cache_dir=cache_dir)
     packages = []

@@ -259,13 +259,16 @@ def _toml_key(name: str) -> str:
 
 def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
     usage = [
-        "Paste the table into the [tool.uv] settings of pyproject.toml (or uv.toml without",
-        "the `tool.uv.` prefix). uv adds each requirement to that package's build",
-        "environment only, so `setuptools<X` caps setuptools for that package alone.",
+        "Paste the table into pyproject.toml, or into uv.toml as a top-level",
+        "[extra-build-dependencies] table; `uv sync`, `uv lock` and `uv pip install` read it",
+        "from the directory they run in. uv adds each requirement to the build environment",
+        "of that package only, next to its build-system.requires, so `setuptools<X` caps",
+        "setuptools for that package alone.",
     ]
     if not plan.conflict and plan.constraint:
         usage.append(
-            "The global alternative is the .build-constraints.txt file written next to it."
+            "The global alternative (uv pip install --build-constraint FILE) is the "
+            ".build-constraints.txt file written next to this one."
         )
     lines = _header(report, "Per-package build dependencies for uv", usage)
     lines.append("[tool.uv.extra-build-dependencies]")
