@@ -13,6 +13,7 @@ setuptools. uv's ``[tool.uv.extra-build-dependencies]`` and Poetry's
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -67,21 +68,28 @@ def _label(p: PackageAudit) -> str:
     return f"{p.name}=={p.version}"
 
 
-def _works(p: PackageAudit, upper: str | None, cat: Catalogue, python: str) -> bool:
-    """Whether ``p`` gets a good setuptools under the constraint ``setuptools<upper``."""
+def _working_uppers(
+    p: PackageAudit, uppers: Sequence[str | None], cat: Catalogue, python: str
+) -> set[str | None]:
+    """The ``X`` of every ``setuptools<X`` (None: no constraint) under which ``p`` gets a
+    good setuptools: the newest release its build-system.requires admits below ``X``."""
     from packaging.specifiers import SpecifierSet
+
+    from ..versions import contains
 
     assert p.verdict is not None
     requires = SpecifierSet(p.verdict.requires) if p.verdict.requires else None
-    allowed = admissible(cat, requires, python)
-    if upper is not None:
-        limit = cat.parsed(upper)
-        allowed = [v for v in allowed if cat.parsed(v) < limit]
-    if not allowed:
-        return False
-    from ..versions import contains
-
-    return contains(p.verdict.good, allowed[-1])
+    allowed = admissible(cat, requires, python)  # ascending
+    good = {v for v in allowed if contains(p.verdict.good, v)}
+    position = {v: i for i, v in enumerate(cat.universe)}
+    ranks = [position[v] for v in allowed]
+    out: set[str | None] = set()
+    for upper in uppers:
+        limit = len(cat.universe) if upper is None else position[upper]
+        i = bisect.bisect_left(ranks, limit)
+        if i and allowed[i - 1] in good:
+            out.add(upper)
+    return out
 
 
 def plan_constraints(report: AuditReport) -> ConstraintPlan:
@@ -106,7 +114,7 @@ def plan_constraints(report: AuditReport) -> ConstraintPlan:
             unbuildable=unbuildable,
         )
     uppers: list[str | None] = [None, *reversed(cat.universe)]
-    works = {_label(p): {u for u in uppers if _works(p, u, cat, python)} for p in members}
+    works = {_label(p): _working_uppers(p, uppers, cat, python) for p in members}
     order = {u: i for i, u in enumerate(uppers)}  # 0 = loosest
     common = set.intersection(*works.values()) if works else set()
     if common:

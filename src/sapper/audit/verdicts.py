@@ -11,6 +11,7 @@ what build isolation installs.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -72,14 +73,18 @@ def admissible(cat: Catalogue, requires: SpecifierSet | None, python: str | None
             continue
         if requires is not None and not requires.contains(cat.parsed(version), prereleases=True):
             continue
-        if python and release.requires_python:
-            try:
-                if not SpecifierSet(release.requires_python).contains(python + ".0"):
-                    continue
-            except InvalidSpecifier:  # pragma: no cover - PyPI data is clean
-                pass
+        if python and release.requires_python and not _supports(release.requires_python, python):
+            continue
         out.append(version)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _supports(requires_python: str, python: str) -> bool:
+    try:
+        return SpecifierSet(requires_python).contains(python + ".0")
+    except InvalidSpecifier:  # pragma: no cover - PyPI data is clean
+        return True
 
 
 def next_release(cat: Catalogue, version: str) -> str | None:
