@@ -82,7 +82,7 @@ def _root_causes(rows: Sequence[TargetRow], *, side: str = "candidate") -> list[
         failing: SideResult | None = row.candidate if side == "candidate" else row.baseline
         key = (failing.signature if failing else None) or "unknown"
         groups.setdefault(key, []).append(row)
-    out = []
+    out: list[dict[str, Any]] = []
     for sig, members in groups.items():
         members.sort(key=lambda r: (-_weight(r), _name(r)))
         first = members[0]
@@ -149,7 +149,7 @@ def _warnings(rows: Sequence[TargetRow], today: _dt.date) -> list[dict[str, Any]
                 entry["url"] = entry["url"] or w.get("url")
                 entry[side]["sdists"] += 1
                 entry[side]["downloads"] += _weight(row)
-    out = []
+    out: list[dict[str, Any]] = []
     for entry in groups.values():
         due = entry["due_date"]
         try:
