@@ -198,7 +198,7 @@ def test_dash_keys_regress_in_78_0_1(sandboxed, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("fixture", "baseline", "candidate", "cls", "signature"),
+    "case",
     [
         (
             "regress-pkgres",
@@ -217,7 +217,8 @@ def test_dash_keys_regress_in_78_0_1(sandboxed, tmp_path):
         ("regress-dash", "78.0.1", "78.0.2", "fixed", None),
     ],
 )
-def test_real_regressions(sandboxed, tmp_path, fixture, baseline, candidate, cls, signature):
+def test_real_regressions(sandboxed, tmp_path, case):
+    fixture, baseline, candidate, cls, signature = case
     corpus = tmp_path / "corpus"
     sdist(fixture, corpus)
     options = _options(tmp_path, baseline, candidate)
