@@ -261,6 +261,18 @@ def test_cli_canary_and_export(sandboxed, tmp_path, capsys):
     code = main(["canary", "--db", str(db), "--export", str(tmp_path / "x.jsonl")])
     assert code == 0
     assert json.loads((tmp_path / "x.jsonl").read_text())["class"] == "regressed"
+    capsys.readouterr()
+
+    # sapper report --canary: the same sections from the store, JSON and HTML
+    page = tmp_path / "canary.html"
+    code = main(["report", str(db), "--canary", "--format", "json", "--html", str(page)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert report["schema"] == "sapper.canary-report/1"
+    assert report["classes"]["regressed"]["count"] == 1
+    assert report["root_causes"][0]["projects"] == ["regress-dash==1.0"]
+    assert "Content-Security-Policy" in page.read_text()
+    assert main(["report", str(db), "--canary", "nosuchrun"]) == 2
 
 
 def test_cli_canary_needs_both_backends(tmp_path, capsys):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import html
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..build import signature
@@ -16,7 +17,14 @@ from ..build import signature
 if TYPE_CHECKING:
     from ..canary.model import SideResult, TargetRow
 
-__all__ = ["REPORT_SCHEMA", "render_html", "render_text", "summarize"]
+__all__ = [
+    "REPORT_SCHEMA",
+    "page_html",
+    "render_html",
+    "render_text",
+    "summarize",
+    "write_report",
+]
 
 REPORT_SCHEMA = "sapper.canary-report/1"
 _EXAMPLES = 8
@@ -303,3 +311,41 @@ def render_html(report: dict[str, Any]) -> str:
             )
     parts.append("</table></section>")
     return "\n".join(parts)
+
+
+def page_html(report: dict[str, Any]) -> str:
+    """A self-contained HTML page with the canary section (no script, no network)."""
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">"
+        f"<title>sapper canary {_e(report['run']['run_id'])}</title><style>"
+        "body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;"
+        "text-align:left;vertical-align:top}pre{background:#f4f4f4;padding:.5rem;"
+        "overflow-x:auto}</style></head><body>\n" + render_html(report) + "\n</body></html>\n"
+    )
+
+
+def write_report(
+    store_path: Path, run: str | None, fmt: str, html_path: Path | None
+) -> tuple[str, str]:
+    """(the text or JSON to print, the run id) for ``sapper report --canary``; writes the
+    HTML page to ``html_path`` when given.
+
+    :raises UsageError: when the store has no such run.
+    """
+    import json
+
+    from ..canary.store import CanaryStore
+
+    with CanaryStore(store_path, read_only=True) as store:
+        run_id = store.resolve_run(run)
+        meta = next(r for r in store.runs() if r["run_id"] == run_id)
+        report = summarize(store.rows(run_id), meta)
+    if html_path is not None:
+        html_path.parent.mkdir(parents=True, exist_ok=True)
+        html_path.write_text(page_html(report), encoding="utf-8")
+    if fmt == "json":
+        return json.dumps(report, indent=2, default=str) + "\n", run_id
+    return render_text(report), run_id
