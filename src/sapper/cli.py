@@ -32,6 +32,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "sapper._cli_scan",
     "sapper._cli_fix",
     "sapper._cli_report",
+    "sapper._cli_canary",
     "sapper._cli_audit",
 )
 
