@@ -34,6 +34,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "sapper._cli_report",
     "sapper._cli_canary",
     "sapper._cli_audit",
+    "sapper._cli_wheelhouse",
 )
 
 _EPILOG = """\

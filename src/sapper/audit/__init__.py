@@ -43,6 +43,8 @@ class PackageAudit:
     #: How the version was chosen and why this file (or why skipped/unavailable).
     how: str
     wheel: str | None = None
+    wheel_url: str | None = None
+    wheel_sha256: str | None = None
     sdist: str | None = None
     sdist_url: str | None = None
     sdist_sha256: str | None = None
@@ -165,6 +167,8 @@ def _package(origin: str, r: Resolution, verdict: BuildVerdict | None) -> Packag
         source=r.source,
         how=r.how,
         wheel=r.wheel.filename if r.wheel else None,
+        wheel_url=r.wheel.url if r.wheel else None,
+        wheel_sha256=r.wheel.sha256 if r.wheel else None,
         sdist=r.sdist.filename if r.sdist else None,
         sdist_url=r.sdist.url if r.sdist else None,
         sdist_sha256=r.sdist.sha256 if r.sdist else None,
