@@ -33,6 +33,8 @@ __all__ = ["BuildVerdict", "admissible", "judge_files", "judge_sdist", "next_rel
 
 Outcome = Literal["builds", "fails", "unknown"]
 
+_PIP_DEFAULT = ">=40.8.0"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BuildVerdict:
@@ -60,10 +62,12 @@ class BuildVerdict:
     reason: str = ""
 
 
-def admissible(cat: Catalogue, requires: SpecifierSet | None, python: str | None) -> list[str]:
+def admissible(
+    cat: Catalogue, requires: SpecifierSet | None, python: str | None, *, yanked: bool = False
+) -> list[str]:
     """The releases a build may get: match ``requires``, support ``python``, not yanked
-    (unless pinned with ``==``), final releases; ascending."""
-    pinned = requires is not None and any(s.operator in ("==", "===") for s in requires)
+    (unless pinned with ``==``, or ``yanked``), final releases; ascending."""
+    pinned = yanked or (requires is not None and any(s.operator in ("==", "===") for s in requires))
     out = []
     for version in cat.universe:
         release = cat.release(version)
@@ -110,7 +114,10 @@ def judge_files(
     options = Options(python=target.python, enforce_deprecations=enforce_deprecations)
     result = check_files(files, target=label, kind="sdist", options=options, project=project)
     bs = build_system(load_pyproject(files))
-    requires = str(bs.setuptools) if bs.setuptools is not None else ""
+    # Without a setuptools requirement pip installs `setuptools>=40.8.0` (its default for
+    # a project with no build-system.requires).
+    spec = bs.setuptools if bs.setuptools is not None else SpecifierSet(_PIP_DEFAULT)
+    requires = str(spec)
     if not result.uses_setuptools or result.verdict is None:
         return BuildVerdict(
             outcome="unknown",
@@ -119,7 +126,7 @@ def judge_files(
             findings=result.findings,
             reason=f"built with {result.backend}, not setuptools; sapper models setuptools only",
         )
-    allowed = admissible(cat, bs.setuptools, target.python)
+    allowed = admissible(cat, spec, target.python)
     if not allowed:
         return BuildVerdict(
             outcome="fails",
@@ -142,6 +149,8 @@ def judge_files(
     because = failing(today)
     good = [v for v in allowed if not failing(v)]
     newest_good = good[-1] if good else None
+    # The range shown also spans yanked releases, so it is not cut at each of them.
+    shown = [v for v in admissible(cat, spec, target.python, yanked=True) if not failing(v)]
     constraint = None
     if because and newest_good is not None:
         upper = next_release(cat, newest_good)
@@ -165,7 +174,7 @@ def judge_files(
         today=today,
         because=because,
         newest_good=newest_good,
-        good=cat.to_specifiers(good),
+        good=cat.to_specifiers(shown),
         constraint=constraint,
         findings=result.findings,
         reason=reason,

@@ -12,6 +12,7 @@ would take for everything else are downloaded into the directory too (sha256-che
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from ..build import Builder
     from ..pypi import Index
     from . import AuditReport, PackageAudit
+    from .verdicts import BuildVerdict
 
 __all__ = ["WheelhouseItem", "WheelhouseResult", "build_wheelhouse"]
 
@@ -102,13 +104,29 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
         return WheelhouseItem(
             name=p.name, version=p.version, action="failed", reason=f"download failed: {exc}"
         )
+    tried: list[str] = []
     with tempfile.TemporaryDirectory(prefix="sapper-wheelhouse-") as tmp:
         archive = Path(tmp) / p.sdist
         archive.write_bytes(data)
-        result = builder.build(archive, mode="wheel", override=override, keep=out)
+        while True:
+            result = builder.build(archive, mode="wheel", override=override, keep=out)
+            if result.outcome == "ok" or pinned is None or len(tried) >= _MAX_RETRIES:
+                break
+            older = _older_for(result.signature or result.message or "", pinned, v)
+            if older is None:
+                break
+            tried.append(f"{pinned} ({result.signature})")
+            pinned, override = older, [f"setuptools=={older}"]
+    after = f", after {'; '.join(tried)} failed" if tried else ""
     if result.outcome == "ok" and result.artifact:
         how = (
-            f"built with setuptools {pinned} (sapper's newest good release)"
+            f"built with setuptools {pinned} ("
+            + (
+                "a removal sapper's static rules missed" + after
+                if tried
+                else "sapper's newest good release"
+            )
+            + ")"
             if pinned
             else f"built with its own build requirements ({', '.join(result.requires)})"
         )
@@ -129,8 +147,41 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
         version=p.version,
         action="failed",
         setuptools=pinned,
-        reason=f"build failed{with_what} in {result.hook or 'prepare'}: {why}",
+        reason=f"build failed{with_what} in {result.hook or 'prepare'}: {why}{after}",
     )
+
+
+#: Build errors that name a setuptools removal, and the release that made it: when a build
+#: with sapper's newest good release still fails with one of these (a use the static rules
+#: cannot see, such as a keyword passed through ``setup(**kwargs)``), the wheelhouse tries
+#: once more with the newest admissible release before that one.
+_REMOVALS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"use_2to3 is invalid"), "58.0.2"),
+    (re.compile(r"No module named '?pkg_resources"), "82.0.0"),
+    (re.compile(r"No module named '?setuptools\.extern"), "71.0.0"),
+    (re.compile(r"invalid command 'test'|No module named '?setuptools\.command\.test"), "72.0.0"),
+    (re.compile(r"cannot import name '?Feature"), "46.0.0"),
+)
+_MAX_RETRIES = 2
+
+
+def _older_for(message: str, pinned: str, verdict: BuildVerdict | None) -> str | None:
+    """The release to try after ``pinned`` failed with ``message``, or None."""
+    from packaging.specifiers import SpecifierSet
+
+    from ..versions import catalogue
+    from .verdicts import admissible
+
+    cat = catalogue()
+    for pattern, removed_in in _REMOVALS:
+        if not pattern.search(message):
+            continue
+        limit = min(cat.parsed(removed_in), cat.parsed(pinned))
+        requires = SpecifierSet(verdict.requires) if verdict and verdict.requires else None
+        python = f"{sys.version_info.major}.{sys.version_info.minor}"
+        older = [v for v in admissible(cat, requires, python) if cat.parsed(v) < limit]
+        return older[-1] if older else None
+    return None
 
 
 def build_wheelhouse(
