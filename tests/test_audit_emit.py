@@ -162,3 +162,27 @@ def test_cli_exit_codes_and_files(
     ok = _req(tmp_path, "plain==1.0")
     assert main(["audit", str(ok), "--no-index", "-f", str(links)]) == 0
     assert main(["audit", str(ok), "-o", str(tmp_path / "x")]) == 2
+
+
+def test_legacy_sdist_range_starts_at_pips_default(tmp_path: Path, links: Path) -> None:
+    report = audit(_req(tmp_path, "bomb==1.0"), no_index=True, find_links=[str(links)])
+    v = report.packages[0].verdict
+    assert v is not None
+    assert v.requires == ">=40.8.0"  # what pip installs for a project without pyproject.toml
+    assert v.good == (">=40.8.0,<82.0.0",)  # one range: yanked releases do not cut it
+
+
+@pytest.mark.parametrize(
+    ("message", "pinned", "expected"),
+    [
+        ("SystemExit: error in suds-jurko setup command: use_2to3 is invalid.", "81.0.0", "58.0.1"),
+        ("ModuleNotFoundError: No module named 'pkg_resources'", "84.2.1", "81.0.0"),
+        ("error: invalid command 'test'", "81.0.0", "71.1.0"),
+        ("ModuleNotFoundError: No module named 'pkg_resources'", "58.0.1", None),  # had it
+        ("SyntaxError: invalid syntax", "81.0.0", None),  # not a setuptools removal
+    ],
+)
+def test_wheelhouse_retry_after_a_named_removal(message: str, pinned: str, expected: str) -> None:
+    from sapper.audit.wheelhouse import _older_for
+
+    assert _older_for(message, pinned, None) == expected

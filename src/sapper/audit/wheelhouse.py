@@ -176,7 +176,9 @@ def _older_for(message: str, pinned: str, verdict: BuildVerdict | None) -> str |
     for pattern, removed_in in _REMOVALS:
         if not pattern.search(message):
             continue
-        limit = min(cat.parsed(removed_in), cat.parsed(pinned))
+        limit = cat.parsed(removed_in)
+        if cat.parsed(pinned) < limit:
+            return None  # the release that failed predates the removal: not its cause
         requires = SpecifierSet(verdict.requires) if verdict and verdict.requires else None
         python = f"{sys.version_info.major}.{sys.version_info.minor}"
         older = [v for v in admissible(cat, requires, python) if cat.parsed(v) < limit]
