@@ -166,3 +166,23 @@ def test_constraints_narrow_the_choice(tmp_path: Path) -> None:
     assert resolution.version == "1.0"
     assert resolution.sdist is not None and resolution.sdist.url is not None
     assert resolution.sdist.url.startswith("file://")
+
+
+def test_hashes_restrict_the_files_as_pip_does(tmp_path: Path) -> None:
+    import hashlib
+
+    sdist = make_sdist("demo", "1.0")
+    (tmp_path / "demo-1.0.tar.gz").write_bytes(sdist)
+    wheel = b"a wheel"
+    (tmp_path / "demo-1.0-py3-none-any.whl").write_bytes(wheel)
+    files_of = IndexFiles([], [str(tmp_path)])
+
+    def source(hashes: tuple[str, ...]) -> str:
+        entry = Entry(name="demo", specifier="==1.0", version="1.0", hashes=hashes)
+        inputs = InputSet(path="r.txt", format="requirements", entries=(entry,))
+        return resolve_entry(entry, inputs, LINUX_312, files_of=files_of).source
+
+    assert source(()) == "wheel"
+    # Only the sdist's hash is listed: pip rejects the wheel and builds the sdist.
+    assert source((f"sha256:{hashlib.sha256(sdist).hexdigest()}",)) == "sdist"
+    assert source((f"sha256:{hashlib.sha256(wheel).hexdigest()}",)) == "wheel"

@@ -347,6 +347,16 @@ def resolve_entry(
     return _resolve_from_index(entry, inputs, target, files_of(name), control)
 
 
+def _hash_allowed(files: list[FileRef], hashes: Sequence[str]) -> list[FileRef]:
+    """With ``--hash`` options, pip keeps only the files whose hash is listed (all of them
+    when none matches, so that the hash error is reported at download)."""
+    allowed = {h.partition(":")[2].lower() for h in hashes if h.lower().startswith("sha256:")}
+    if not allowed:
+        return files
+    matching = [f for f in files if f.sha256 and f.sha256.lower() in allowed]
+    return matching or files
+
+
 def _with_urls(files: Sequence[FileRef], listed: Sequence[FileRef]) -> list[FileRef]:
     by_name = {f.filename: f for f in listed}
     out = []
@@ -423,7 +433,9 @@ def _resolve_from_index(
         group = by_version[version]
         if not pinned:
             group = [f for f in group if not f.yanked]
-        group = [f for f in group if _python_ok(f.requires_python, target)]
+        group = _hash_allowed(
+            [f for f in group if _python_ok(f.requires_python, target)], entry.hashes
+        )
         if not group:
             continue
         source, wheel, sdist, why = _choose_from(name, group, target, control)
