@@ -48,7 +48,7 @@ def _row(p: PackageAudit, style: Style) -> tuple[tuple[str, str], ...]:
     if v.outcome == "fails":
         verdict = f"fails ({v.today})"
         shown = style.red(verdict)
-        why = f"{', '.join(v.because)}: {v.reason}"
+        why = f"{', '.join(v.because)} {v.reason}"
     elif v.outcome == "builds":
         verdict = f"builds ({v.today})"
         shown = style.green(verdict)

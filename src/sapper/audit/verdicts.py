@@ -166,7 +166,9 @@ def judge_files(
     elif newest_good is None:
         reason = "fails with every setuptools release its build-system.requires admits" + assumed
     else:
-        reason = f"fails from the first release after {newest_good}" + assumed
+        slugs = dict.fromkeys(f.slug for f in result.findings if f.code in because)
+        first_bad = next_release(cat, newest_good) or "the next release"
+        reason = f"{', '.join(slugs)}: fails from setuptools {first_bad}" + assumed
     return BuildVerdict(
         outcome="fails" if because else "builds",
         backend=result.backend,
