@@ -164,6 +164,19 @@ def test_cli_exit_codes_and_files(
     assert main(["audit", str(ok), "-o", str(tmp_path / "x")]) == 2
 
 
+def test_use_2to3_needs_a_setuptools_that_still_converts(tmp_path: Path, links: Path) -> None:
+    # 58.0.0 and 58.0.1 build use_2to3=True projects without error but without conversion
+    # (a broken wheel); the rule's failing range starts at 58.0.2, where the error came.
+    setup = "from setuptools import setup\nsetup(name='old', version='1.0', use_2to3=True)\n"
+    make_sdist(links, "old", "1.0", {"setup.py": setup})
+    report = audit(_req(tmp_path, "old==1.0"), no_index=True, find_links=[str(links)])
+    v = report.packages[0].verdict
+    assert v is not None
+    assert v.because == ("SP002",)
+    assert v.newest_good == "57.5.0"
+    assert v.constraint == "setuptools<58.0.0"
+
+
 def test_legacy_sdist_range_starts_at_pips_default(tmp_path: Path, links: Path) -> None:
     report = audit(_req(tmp_path, "bomb==1.0"), no_index=True, find_links=[str(links)])
     v = report.packages[0].verdict
@@ -175,7 +188,7 @@ def test_legacy_sdist_range_starts_at_pips_default(tmp_path: Path, links: Path) 
 @pytest.mark.parametrize(
     ("message", "pinned", "expected"),
     [
-        ("SystemExit: error in suds-jurko setup command: use_2to3 is invalid.", "81.0.0", "58.0.1"),
+        ("SystemExit: error in suds-jurko setup command: use_2to3 is invalid.", "81.0.0", "57.5.0"),
         ("ModuleNotFoundError: No module named 'pkg_resources'", "84.2.1", "81.0.0"),
         ("error: invalid command 'test'", "81.0.0", "71.1.0"),
         ("ModuleNotFoundError: No module named 'pkg_resources'", "58.0.1", None),  # had it

@@ -91,6 +91,23 @@ def _supports(requires_python: str, python: str) -> bool:
         return True
 
 
+#: Rule code -> (first release that builds *wrong*, failing range of the finding it applies
+#: to). A rule's ``fails`` says where the build errors; for installing, a release that
+#: builds without error but produces a broken wheel is not good either. setuptools 58.0.0
+#: and 58.0.1 dropped ``use_2to3=True`` silently and built unconverted Python 2 code; the
+#: error only came in 58.0.2 (``use_2to3=False``, failing in ``==58.0.2`` alone, is fine).
+_BROKEN_BEFORE_ERROR: dict[str, tuple[str, tuple[str, ...]]] = {
+    "SP002": ("58.0.0", (">=58.0.2",)),
+}
+
+
+def _silently_broken(finding: Finding, version: str, cat: Catalogue) -> bool:
+    known = _BROKEN_BEFORE_ERROR.get(finding.code)
+    if known is None or finding.fails != known[1]:
+        return False
+    return cat.parsed(version) >= cat.parsed(known[0])
+
+
 def next_release(cat: Catalogue, version: str) -> str | None:
     """The release right after ``version`` in the catalogue (yanked ones included)."""
     universe = cat.universe
@@ -142,6 +159,7 @@ def judge_files(
                 f.code
                 for f in result.findings
                 if contains(f.fails_enforced if enforce_deprecations else f.fails, version)
+                or _silently_broken(f, version, cat)
             )
         )
 

@@ -156,7 +156,7 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
 #: cannot see, such as a keyword passed through ``setup(**kwargs)``), the wheelhouse tries
 #: once more with the newest admissible release before that one.
 _REMOVALS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"use_2to3 is invalid"), "58.0.2"),
+    (re.compile(r"use_2to3 is invalid"), "58.0.0"),  # 58.0.0/58.0.1 built it unconverted
     (re.compile(r"No module named '?pkg_resources"), "82.0.0"),
     (re.compile(r"No module named '?setuptools\.extern"), "71.0.0"),
     (re.compile(r"invalid command 'test'|No module named '?setuptools\.command\.test"), "72.0.0"),
