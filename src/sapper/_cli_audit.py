@@ -28,9 +28,16 @@ exit codes:
 """
 
 
-def add_audit_target_options(parser: argparse.ArgumentParser) -> None:
-    """The options that decide what gets installed (shared with ``sapper wheelhouse``)."""
+def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:
+    """The options that decide what gets installed (shared with ``sapper wheelhouse``, which
+    builds for the running interpreter and so has no ``--python``/``--platform``)."""
     parser.add_argument("input", metavar="INPUT", type=Path)
+    if target:
+        _add_target(parser)
+    _add_selection(parser)
+
+
+def _add_target(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--python",
         metavar="X.Y",
@@ -44,6 +51,9 @@ def add_audit_target_options(parser: argparse.ArgumentParser) -> None:
         help="target platform tag such as manylinux_2_28_x86_64, macosx_11_0_arm64 or "
         "win_amd64 (repeatable; default: the running machine's)",
     )
+
+
+def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only-binary",
         metavar="NAMES",

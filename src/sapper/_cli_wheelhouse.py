@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ._cli_audit import add_audit_target_options
 from ._cli_common import positive_int, progress_enabled
-from ._exceptions import UsageError
 
 __all__ = ["add_parser"]
 
@@ -40,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_audit_target_options(parser)
+    add_audit_target_options(parser, target=False)
     parser.add_argument("-o", "--output", metavar="DIR", type=Path, required=True)
     parser.add_argument(
         "--complete",
@@ -76,12 +75,6 @@ def _run(args: argparse.Namespace) -> int:
     from .build import Builder, Limits
     from .pypi import DEFAULT_INDEX_URL, Index
 
-    if args.platform or args.python:
-        msg = (
-            "sapper wheelhouse builds for the running interpreter; --python/--platform are "
-            "for `sapper audit` (run the wheelhouse on the target machine or image)"
-        )
-        raise UsageError(msg)
     builder = Builder(
         cache_dir=args.cache_dir,
         index_url=args.index_url,
