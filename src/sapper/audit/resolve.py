@@ -78,7 +78,11 @@ class Target:
         return _TAGSETS.setdefault(self.tags, frozenset(self.tags))
 
     def describe(self) -> str:
-        plat = self.platforms[0] if self.platforms else "any"
+        # packaging lists `linux_x86_64` first; the newest manylinux tag says more
+        plat = next(
+            (p for p in self.platforms if p.startswith(("manylinux_", "musllinux_"))),
+            self.platforms[0] if self.platforms else "any",
+        )
         return f"CPython {self.python} on {plat}" + ("" if self.native else " (given)")
 
 
