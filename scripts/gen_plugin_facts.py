@@ -1,10 +1,12 @@
 """Write src/sapper/data/plugins.json: which releases of the setuptools plugins that
 setuptools loads during a build (setuptools-scm, pbr) import ``pkg_resources``.
 
-Every non-prerelease wheel of each plugin is downloaded from PyPI and read with ``ast``
-(never imported): a release counts as importing ``pkg_resources`` when one of its modules
-(tests excluded) has an unguarded module-level ``import pkg_resources`` or
-``from pkg_resources import ...``. Releases without a wheel are left out.
+Every non-prerelease wheel of each plugin is downloaded from PyPI with
+:class:`sapper.pypi.Index` (the simple API; each wheel checked against the sha256 the index
+publishes, and cached) and read with ``ast`` (never imported): a release counts as
+importing ``pkg_resources`` when one of its modules (tests excluded) has an unguarded
+module-level ``import pkg_resources`` or ``from pkg_resources import ...``. Releases
+without a (non-yanked) wheel are left out.
 
     python scripts/gen_plugin_facts.py            # regenerate (network)
     python scripts/gen_plugin_facts.py --check    # exit 1 if the file is out of date
@@ -17,22 +19,23 @@ import ast
 import concurrent.futures as cf
 import io
 import json
+import os
 import sys
-import urllib.parse
-import urllib.request
 import zipfile
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
+from sapper.pypi import Index, ReleaseFile
+
 PLUGINS = ("setuptools-scm", "pbr")
 OUT = Path(__file__).resolve().parent.parent / "src" / "sapper" / "data" / "plugins.json"
 
 
-def _get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=60) as response:
-        data: bytes = response.read()
-    return data
+def _index() -> Index:
+    base = os.environ.get("SAPPER_DEV_CACHE")
+    root = Path(base) if base else Path.home() / ".cache" / "sapper-dev"
+    return Index(cache_dir=root / "index", page_max_age=0)
 
 
 def imports_pkg_resources(wheel: bytes) -> bool:
@@ -59,23 +62,23 @@ def imports_pkg_resources(wheel: bytes) -> bool:
 
 
 def plugin_facts(name: str) -> dict[str, bool]:
-    page = f"https://pypi.org/pypi/{name}/json"
-    meta = json.loads(_get(page))
-    jobs: list[tuple[str, str]] = []
-    for version, files in meta["releases"].items():
+    index = _index()
+    listing = index.listing(name)
+    jobs: list[tuple[str, ReleaseFile]] = []
+    for version in listing.versions:
         try:
             if Version(version).is_prerelease:
                 continue
         except InvalidVersion:
             continue
-        wheels = [f for f in files if f["packagetype"] == "bdist_wheel" and not f.get("yanked")]
+        wheels = [f for f in listing.files(version) if f.kind == "wheel" and not f.yanked]
         if wheels:
-            jobs.append((version, urllib.parse.urljoin(page, wheels[0]["url"])))
+            jobs.append((version, wheels[0]))
     with cf.ThreadPoolExecutor(8) as pool:
         flags = dict(
             zip(
                 [v for v, _ in jobs],
-                pool.map(lambda job: imports_pkg_resources(_get(job[1])), jobs),
+                pool.map(lambda job: imports_pkg_resources(index.download(job[1]).data), jobs),
                 strict=True,
             )
         )

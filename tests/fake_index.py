@@ -16,6 +16,7 @@ import json
 import re
 import tarfile
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -73,6 +74,12 @@ class FakeIndex:
     fixed: dict[str, Reply] = field(default_factory=dict)
     #: raw JSON pages, served as they are.
     raw_json: dict[str, object] = field(default_factory=dict)
+    #: canonical project name -> extra headers of its JSON page (``ETag``, ``Cache-Control``,
+    #: ``Last-Modified``); a request whose ``If-None-Match``/``If-Modified-Since`` matches
+    #: them is answered 304.
+    page_headers: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: path -> seconds to wait before answering (a slow or hanging server).
+    delays: dict[str, float] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     root: str = ""
@@ -108,7 +115,15 @@ class FakeIndex:
                 body = json.dumps(self.raw_json[project]).encode()
                 return Reply(200, body, {"Content-Type": JSON_TYPE})
             if project in self.json_projects:
-                return self._json_page(project)
+                extra = self.page_headers.get(project, {})
+                etag, modified = extra.get("ETag"), extra.get("Last-Modified")
+                if (etag and headers.get("If-None-Match") == etag) or (
+                    modified and headers.get("If-Modified-Since") == modified
+                ):
+                    return Reply(304, b"", dict(extra))
+                reply = self._json_page(project)
+                reply.headers.update(extra)
+                return reply
             if project in self.html_projects:
                 body = self.html_projects[project].encode()
                 return Reply(200, body, {"Content-Type": "text/html; charset=utf-8"})
@@ -143,6 +158,8 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             reply = index.answer(self.path, dict(self.headers.items()))
+            if self.path in index.delays:
+                time.sleep(index.delays[self.path])
             self.send_response(reply.status)
             for key, value in reply.headers.items():
                 self.send_header(key, value)

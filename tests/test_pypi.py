@@ -339,7 +339,8 @@ def test_sha_mismatch_leaves_nothing(index: Index, tmp_path: Path) -> None:
         f"badhash-1.0.tar.gz: sha256 mismatch (index says {WRONG_SHA}, downloaded {actual}); "
         "the download was discarded"
     )
-    assert files_under(tmp_path) == []
+    # the project page is cached (pages/), the archive is not
+    assert [p for p in files_under(tmp_path) if "pages" not in p.parts] == []
 
 
 def test_no_cache_writes_nothing(
@@ -354,7 +355,9 @@ def test_no_cache_writes_nothing(
     second = index.fetch("alpha==1.0")
     assert (first.path, first.from_cache, second.from_cache) == (None, False, False)
     assert list(tmp_path.iterdir()) == []
-    assert fake.paths_requested().count("/simple/alpha/") == 2
+    # the parsed page is kept in memory only, for the life of the Index
+    assert fake.paths_requested().count("/simple/alpha/") == 1
+    assert fake.paths_requested().count("/files/alpha-1.0.tar.gz") == 2
 
 
 def test_offline_fetch_of_exact_pin(tmp_path: Path, sleeps: Sleeps) -> None:
@@ -363,14 +366,17 @@ def test_offline_fetch_of_exact_pin(tmp_path: Path, sleeps: Sleeps) -> None:
     with serve(fake) as url:
         online = Index(url, cache_dir=cache, sleep=sleeps).fetch("alpha==1.0")
     assert not online.from_cache
-    offline = Index(url, cache_dir=cache, sleep=sleeps, retries=0)
+    offline = Index(url, cache_dir=cache, sleep=sleeps, retries=0, page_max_age=0)
     again = offline.fetch("alpha == 1.0")
     assert again.from_cache
     assert again.data == online.data
     assert again.file == online.file
-    # Ranges and bare names are not cached: they need the index.
+    # Ranges and bare names need the page, which must be revalidated once it is stale.
     with pytest.raises(FetchError, match=r"^could not fetch the page of 'alpha' from .* after 1 "):
         offline.fetch("alpha>=1")
+    # While it is fresh (PyPI says max-age=600; here the default), no request is needed.
+    fresh = Index(url, cache_dir=cache, sleep=sleeps, retries=0)
+    assert fresh.resolve("alpha>=1").filename == "alpha-1.1.zip"
 
 
 def test_resolution_cache_is_per_index(tmp_path: Path) -> None:

@@ -92,6 +92,13 @@ def test_help_names_the_date_of_the_top_list(capsys: pytest.CaptureFixture[str])
             Progress(phase="resolve", done=3, total=40, failed=1, skipped=0, elapsed=1.0),
             "resolving 3/40 projects  failed 1",
         ),
+        pytest.param(
+            Progress(
+                phase="scan", done=30, total=130, failed=12, skipped=0, elapsed=5.0, rate_base=10
+            ),
+            "[#####...................] 30/130  23% 4.0 sdist/s ETA 0:00:25  failed 12",
+            id="rate and ETA exclude the rows written while resolving",
+        ),
     ],
 )
 def test_progress_line(progress: Progress, expected: str) -> None:

@@ -167,3 +167,55 @@ def test_top_adds_the_most_downloaded_projects() -> None:
 def test_top_wants_a_positive_count() -> None:
     with pytest.raises(UsageError, match="--top 0"):
         list(expand([], top=0))
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            ["z-1.0.tar.gz", "z-1.5.zip", "z-1.5.tar.gz", "z-2.0.tar.gz!", "z-2.1rc1.tar.gz"],
+            "z-1.5.tar.gz",
+            id="newest final not yanked, preferred file",
+        ),
+        pytest.param(
+            ["z-1.0a1.tar.gz", "z-1.0b2.tar.gz!", "z-0.9.dev1.zip"],
+            "z-1.0a1.tar.gz",
+            id="only pre-releases",
+        ),
+        pytest.param(
+            ["z-1.0.tar.gz", "z-1.0.post1.tar.gz", "z-2004d.tar.gz"],
+            "z-1.0.post1.tar.gz",
+            id="post release; legacy versions never chosen",
+        ),
+        pytest.param(
+            ["z-10.0.tar.gz", "z-9.0.tar.gz", "z-1!0.1.tar.gz"],
+            "z-1!0.1.tar.gz",
+            id="epochs and numeric order",
+        ),
+    ],
+)
+def test_bare_name_fast_path_agrees_with_the_specifier_path(
+    tmp_path: Path, files: list[str], expected: str
+) -> None:
+    fake = FakeIndex()
+    for name in files:
+        _add(fake, "z", name.rstrip("!"), "2020-01-01T00:00:00Z", yanked=name.endswith("!"))
+    with serve(fake) as url:
+        index = Index(url, cache_dir=tmp_path / "cache")
+        newest = parse_versions("newest")
+        (fast,) = resolve(index, "z", newest)
+        (general,) = resolve(index, "z>=0", newest)  # goes through the specifier's filter
+    assert fast.filename == general.filename == expected
+
+
+def test_an_exact_pin_reads_the_page_once(tmp_path: Path) -> None:
+    """A legacy version pinned with === goes through Index.resolve after the listing: the
+    page parsed for the listing is reused, not fetched again."""
+    fake = FakeIndex()
+    _add(fake, "leg", "leg-2004d.tar.gz", "2004-01-01T00:00:00Z")
+    _add(fake, "leg", "leg-1.0.tar.gz", "2005-01-01T00:00:00Z")
+    with serve(fake) as url:
+        index = Index(url, cache_dir=None)
+        (job,) = resolve(index, "leg===2004d", parse_versions("newest"))
+    assert job.filename == "leg-2004d.tar.gz"
+    assert fake.paths_requested().count("/simple/leg/") == 1

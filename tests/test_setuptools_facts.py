@@ -3,31 +3,28 @@
 The first half checks the committed data file against facts established
 independently (the reference's release facts, changelog and probe builds): if the
 extraction goes wrong these fail.  The second half exercises the extraction
-functions of scripts/gen_setuptools_facts.py on small source snippets, without
-the network.
+functions of the package scripts/setuptools_facts (which scripts/gen_setuptools_facts.py
+runs) on small source snippets, without the network.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.util
 import io
 import json
-import sys
 import textwrap
 import zipfile
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+import setuptools_facts as gen
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "sapper" / "data" / "setuptools.json"
-SCRIPT = ROOT / "scripts" / "gen_setuptools_facts.py"
 
 SKIP_ALL_FIVE = [
     "options.extras_require",
@@ -355,16 +352,6 @@ def test_section_split_error_order_module() -> None:
 # --------------------------------------------------------------------------- extraction
 
 
-@cache
-def gen() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_setuptools_facts", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses need the module registered
-    spec.loader.exec_module(module)
-    return module
-
-
 HEADER = """
 import io
 import sys
@@ -462,7 +449,7 @@ def view(dist: str, extra: dict[str, str] | None = None) -> Any:
         "setuptools/_distutils/command/__init__.py": DISTUTILS_COMMANDS,
     }
     files.update(extra or {})
-    return gen().WheelView.from_mapping(files)
+    return gen.WheelView.from_mapping(files)
 
 
 def test_extract_delegated_to_stdlib() -> None:
@@ -472,7 +459,7 @@ def test_extract_delegated_to_stdlib() -> None:
                 _Distribution.parse_config_files(self, filenames=filenames)
                 parse_configuration(self, self.command_options)
         """)
-    facts = gen().extract_cfg(view(source))
+    facts = gen.extract_cfg(view(source))
     assert facts["parser"] == "distutils"
     assert facts["encoding"] == "locale"
     assert facts["optionxform_str"] is False
@@ -484,7 +471,7 @@ def test_extract_delegated_to_stdlib() -> None:
 
 
 def test_extract_inline_convert_and_optionxform() -> None:
-    facts = gen().extract_cfg(view(dist_py("", "opt = opt.replace('-', '_')", optionxform="")))
+    facts = gen.extract_cfg(view(dist_py("", "opt = opt.replace('-', '_')", optionxform="")))
     assert facts["parser"] == "setuptools"
     assert facts["optionxform_str"] is False
     assert facts["encoding"] == "utf-8"
@@ -499,7 +486,7 @@ def test_extract_inline_convert_and_optionxform() -> None:
         "enforceable": None,
         "error": None,
     }
-    facts = gen().extract_cfg(view(dist_py("", "opt = opt.replace('-', '_')")))
+    facts = gen.extract_cfg(view(dist_py("", "opt = opt.replace('-', '_')")))
     assert facts["optionxform_str"] is True
 
 
@@ -510,7 +497,7 @@ def test_extract_coding_header() -> None:
         "                encoding = detect_encoding(fp)\n"
         "                reader = io.TextIOWrapper(fp, encoding=encoding)\n",
     )
-    assert gen().extract_cfg(view(source))["encoding"] == "coding-header"
+    assert gen.extract_cfg(view(source))["encoding"] == "coding-header"
 
 
 WARN_DASH_54 = """
@@ -541,7 +528,7 @@ opt = self.make_option_lowercase(opt, section)
 
 
 def test_extract_54_style_user_warnings() -> None:
-    facts = gen().extract_cfg(
+    facts = gen.extract_cfg(
         view(
             dist_py(WARN_DASH_54, TRANSFORMS),
             {"setuptools/command/__init__.py": "__all__ = ['alias', 'egg_info']\n"},
@@ -580,7 +567,7 @@ def _setuptools_commands(self):
     except metadata.PackageNotFoundError:
         return []
 """
-    facts = gen().extract_cfg(view(dist_py(methods + all_names, TRANSFORMS)))
+    facts = gen.extract_cfg(view(dist_py(methods + all_names, TRANSFORMS)))
     assert facts["dash"]["warning"] == "SetuptoolsDeprecationWarning"
     assert facts["dash"]["due_date"] == "2023-09-26"
     assert facts["dash"]["enforceable"] is True
@@ -602,12 +589,12 @@ def _setuptools_commands(self):
     except pkg_resources.DistributionNotFound:
         return []
 """
-    facts = gen().extract_cfg(view(dist_py(methods + one_group, TRANSFORMS)))
+    facts = gen.extract_cfg(view(dist_py(methods + one_group, TRANSFORMS)))
     assert facts["commands"] == ["bdist_wheel", "build", "egg_info", "sdist"]
 
     # an emit() that never raises is not enforceable
     lax = WARNINGS_PY.replace("and _should_enforce()", "and False")
-    facts = gen().extract_cfg(
+    facts = gen.extract_cfg(
         view(dist_py(methods + all_names, TRANSFORMS), {"setuptools/warnings.py": lax})
     )
     assert facts["dash"]["enforceable"] is False
@@ -664,7 +651,7 @@ def test_extract_78_raise() -> None:
         dash="raise InvalidConfigError(f'Invalid dash-separated key {opt!r}')",
         upper="raise InvalidConfigError(f'Invalid uppercase key {opt!r}')",
     )
-    facts = gen().extract_cfg(view(dist_py(methods, TRANSFORMS_78) + COMMANDS_78))
+    facts = gen.extract_cfg(view(dist_py(methods, TRANSFORMS_78) + COMMANDS_78))
     for rule in (facts["dash"], facts["upper"]):
         assert rule["action"] == "raise"
         assert rule["error"] == "InvalidConfigError"
@@ -690,7 +677,7 @@ def test_extract_78_warn() -> None:
             "    return lowercase_opt"
         ),
     )
-    facts = gen().extract_cfg(view(dist_py(methods, TRANSFORMS_78) + COMMANDS_78))
+    facts = gen.extract_cfg(view(dist_py(methods, TRANSFORMS_78) + COMMANDS_78))
     for rule in (facts["dash"], facts["upper"]):
         assert rule["action"] == "warn"
         assert rule["due_date"] == "2026-03-03"
@@ -721,8 +708,8 @@ def test_extract_78_warn() -> None:
 )
 def test_extract_fails_loudly(methods: str, transforms: str) -> None:
     source = dist_py(methods, transforms)
-    with pytest.raises(gen().ExtractionError):
-        gen().extract_cfg(
+    with pytest.raises(gen.ExtractionError):
+        gen.extract_cfg(
             view(source, {"setuptools/command/__init__.py": "__all__ = ['alias', 'egg_info']\n"})
         )
 
@@ -731,8 +718,8 @@ def test_analyse_wheel_names_the_version_on_failure() -> None:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("setuptools/dist.py", "x = 1\n")
-    with pytest.raises(gen().ExtractionError, match=r"setuptools 99\.0\.0: .*Distribution"):
-        gen().analyse_wheel("99.0.0", buffer.getvalue())
+    with pytest.raises(gen.ExtractionError, match=r"setuptools 99\.0\.0: .*Distribution"):
+        gen.analyse_wheel("99.0.0", buffer.getvalue())
 
 
 def test_module_names() -> None:
@@ -765,7 +752,7 @@ def test_module_names() -> None:
             hidden = 1
             globals().update(locals())
         """)
-    names, has_getattr = gen().module_names(ast.parse(source), module_path="pkg/mod.py")
+    names, has_getattr = gen.module_names(ast.parse(source), module_path="pkg/mod.py")
     assert has_getattr is True
     assert names == {
         "os",
@@ -801,7 +788,7 @@ def test_wheel_modules() -> None:
         "setuptools/_vendor/more_itertools-1.0.dist-info/foo.py": "",
         "distutils-precedence.pth": "",
     }
-    modules = gen().wheel_modules(gen().WheelView.from_mapping(files))
+    modules = gen.wheel_modules(gen.WheelView.from_mapping(files))
     assert modules == {
         "setuptools",
         "setuptools.command",
@@ -823,10 +810,10 @@ def test_wheel_modules() -> None:
 
 def test_runs_and_entry_points() -> None:
     order = ["1", "2", "3", "4", "5"]
-    assert gen().runs(order, {"1", "2", "4"}) == [["1", "2"], ["4", "4"]]
-    assert gen().runs(order, set()) == []
-    assert gen().runs(order, set(order)) == [["1", "5"]]
-    assert gen().parse_entry_points(ENTRY_POINTS) == {
+    assert gen.runs(order, {"1", "2", "4"}) == [["1", "2"], ["4", "4"]]
+    assert gen.runs(order, set()) == []
+    assert gen.runs(order, set(order)) == [["1", "5"]]
+    assert gen.parse_entry_points(ENTRY_POINTS) == {
         "distutils.commands": ["egg_info", "bdist_wheel"],
         "distutils.setup_keywords": ["install_requires"],
         "egg_info.writers": ["PKG-INFO"],
@@ -834,47 +821,43 @@ def test_runs_and_entry_points() -> None:
 
 
 def test_select_releases() -> None:
-    def file(name: str, kind: str, when: str, yanked: bool = False) -> dict[str, Any]:
-        return {
-            "filename": name,
-            "packagetype": kind,
-            "upload_time_iso_8601": when,
-            "yanked": yanked,
-            "yanked_reason": "broken" if yanked else None,
-            "requires_python": ">=3.9",
-            "url": f"../../packages/{name}",
-            "digests": {"sha256": "0" * 64},
-        }
+    from packaging.utils import parse_wheel_filename
 
-    pypi = {
-        "releases": {
-            "37.0.0": [
-                file(
-                    "setuptools-37.0.0-py2.py3-none-any.whl", "bdist_wheel", "2017-01-01T00:00:00Z"
-                )
-            ],
-            "80.3.0": [
-                file("setuptools-80.3.0.tar.gz", "sdist", "2025-05-02T23:59:00Z", yanked=True),
-                file(
-                    "setuptools-80.3.0-py3-none-any.whl",
-                    "bdist_wheel",
-                    "2025-05-03T00:01:00Z",
-                    yanked=True,
-                ),
-            ],
-            "63.0.0b1": [
-                file("setuptools-63.0.0b1-py3-none-any.whl", "bdist_wheel", "2022-06-29T10:00:00Z")
-            ],
-        }
-    }
-    releases = gen().select_releases(pypi, "https://pypi.org/pypi/setuptools/json")
+    from sapper.pypi import ReleaseFile
+
+    def file(name: str, when: str, yanked: bool = False) -> ReleaseFile:
+        wheel = name.endswith(".whl")
+        return ReleaseFile(
+            name="setuptools",
+            version=name.split("-")[1].removesuffix(".tar.gz"),
+            kind="wheel" if wheel else "sdist",
+            filename=name,
+            url=f"https://files.example/{name}",
+            sha256="0" * 64,
+            upload_time=when,
+            size=1,
+            yanked=yanked,
+            yanked_reason="broken" if yanked else None,
+            requires_python=">=3.9",
+            tags=frozenset(parse_wheel_filename(name)[3]) if wheel else frozenset(),
+        )
+
+    files = [
+        file("setuptools-37.0.0-py2.py3-none-any.whl", "2017-01-01T00:00:00Z"),
+        file("setuptools-80.3.0.tar.gz", "2025-05-02T23:59:00.123456Z", yanked=True),
+        file("setuptools-80.3.0-py3-none-any.whl", "2025-05-03T00:01:00.5Z", yanked=True),
+        file("setuptools-63.0.0b1-py3-none-any.whl", "2022-06-29T10:00:00Z"),
+    ]
+    releases = gen.select_releases(files)
     assert [r.version for r in releases] == ["63.0.0b1", "80.3.0"]
     yanked = releases[1]
     assert yanked.yanked is True
     assert yanked.yanked_reason == "broken"
     assert yanked.date == "2025-05-02"  # earliest file
     assert yanked.requires_python == ">=3.9"
-    assert yanked.wheel_url == "https://pypi.org/packages/setuptools-80.3.0-py3-none-any.whl"
+    assert yanked.wheel.filename == "setuptools-80.3.0-py3-none-any.whl"
+    with pytest.raises(gen.ExtractionError, match="expected one py3 wheel"):
+        gen.select_releases(files[1:2])
 
 
 # --------------------------------------------------------------------------- cfg sections
@@ -992,11 +975,11 @@ def config_py(init: str = OLD_INIT, parse: str = OLD_PARSE, tail: str = CONFIG_T
 
 
 def sections_view(dist: str, config: str, path: str = "setuptools/config.py") -> Any:
-    return gen().WheelView.from_mapping({"setuptools/dist.py": dist, path: config})
+    return gen.WheelView.from_mapping({"setuptools/dist.py": dist, path: config})
 
 
 def test_extract_sections_old_style() -> None:
-    facts = gen().extract_sections(sections_view(SECTIONS_DIST, config_py()))
+    facts = gen.extract_sections(sections_view(SECTIONS_DIST, config_py()))
     assert facts == {
         "applied": True,
         "module": "setuptools/config.py",
@@ -1019,7 +1002,7 @@ def test_extract_sections_new_style() -> None:
         config_py(NEW_INIT, NEW_PARSE),
         "setuptools/config/setupcfg.py",
     )
-    facts = gen().extract_sections(files)
+    facts = gen.extract_sections(files)
     assert facts["module"] == "setuptools/config/setupcfg.py"
     assert facts["split"] == "partition"
     assert facts["error"] == "OptionError"
@@ -1036,7 +1019,7 @@ def test_extract_sections_super_init() -> None:
         self.package_dir = package_dir
 """,
     )
-    facts = gen().extract_sections(sections_view(SECTIONS_DIST, config_py(tail=tail)))
+    facts = gen.extract_sections(sections_view(SECTIONS_DIST, config_py(tail=tail)))
     assert facts["split"] == "replace"
     assert facts["metadata"] == ["parse_section"]
 
@@ -1079,11 +1062,11 @@ def test_extract_sections_super_init() -> None:
     ],
 )
 def test_extract_sections_fails_loudly(init: str, parse: str, tail: str) -> None:
-    with pytest.raises(gen().ExtractionError):
-        gen().extract_sections(sections_view(SECTIONS_DIST, config_py(init, parse, tail)))
+    with pytest.raises(gen.ExtractionError):
+        gen.extract_sections(sections_view(SECTIONS_DIST, config_py(init, parse, tail)))
 
 
 def test_extract_sections_needs_the_call() -> None:
     dist = SECTIONS_DIST.replace("parse_configuration(self", "print(self")
-    with pytest.raises(gen().ExtractionError, match="parse_configuration"):
-        gen().extract_sections(sections_view(dist, config_py()))
+    with pytest.raises(gen.ExtractionError, match="parse_configuration"):
+        gen.extract_sections(sections_view(dist, config_py()))

@@ -139,6 +139,7 @@ def _run(args: argparse.Namespace) -> int:
             msg = "give something to scan (SOURCE... or --top N), or --export FILE"
             raise UsageError(msg)
         return _export(db, args.export)
+    from ._exceptions import ScanInterrupted
     from .check import Options
     from .scan import ScanOptions, scan
     from .scan.corpus import parse_versions
@@ -170,6 +171,12 @@ def _run(args: argparse.Namespace) -> int:
             options=options,
             on_progress=bar.update if bar else None,
         )
+    except ScanInterrupted as exc:
+        if bar is not None:
+            bar.clear()
+            bar = None
+        sys.stderr.write(f"sapper: {exc}\n")
+        return 130
     finally:
         if bar is not None:
             bar.clear()
@@ -199,7 +206,8 @@ def format_progress(p: Progress, width: int = 24) -> str:
     total = max(p.total - p.skipped, 0)
     fraction = p.done / total if total else 1.0
     filled = int(width * min(fraction, 1.0))
-    rate = p.done / p.elapsed if p.elapsed > 0 else 0.0
+    # the rate (and so the ETA) counts only what the scan phase did, not resolving
+    rate = (p.done - p.rate_base) / p.elapsed if p.elapsed > 0 else 0.0
     eta = _clock((total - p.done) / rate) if rate > 0 else "?:??:??"
     line = (
         f"[{'#' * filled}{'.' * (width - filled)}] {p.done}/{total} {fraction:4.0%} "

@@ -11,6 +11,8 @@ __all__ = [
     "FetchError",
     "SandboxError",
     "SapperError",
+    "ScanInterrupted",
+    "StoreError",
     "TargetError",
     "UsageError",
 ]
@@ -50,3 +52,23 @@ class BuildError(SapperError):
 
 class SandboxError(BuildError):
     """No working sandbox (bubblewrap) to run build hooks in."""
+
+
+class StoreError(SapperError):
+    """The result store exists but cannot be read (damaged, foreign, newer schema...)."""
+
+
+class ScanInterrupted(SapperError):
+    """A scan was interrupted (Ctrl-C); what was analysed before is in the store."""
+
+    def __init__(self, *, db: object, stored: int | None, written: int) -> None:
+        self.db = db
+        #: sdists in the store now (None when it could not be counted)
+        self.stored = stored
+        #: rows written by the interrupted run
+        self.written = written
+        held = f"{stored} sdists stored" if stored is not None else "the results are stored"
+        super().__init__(
+            f"interrupted: {held} in {db} ({written} written by this run); "
+            "run the same command again to resume, what is stored is skipped"
+        )

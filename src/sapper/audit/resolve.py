@@ -18,12 +18,11 @@ whole dependency tree).
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from packaging.markers import InvalidMarker, Marker, default_environment
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -37,6 +36,9 @@ from packaging.version import InvalidVersion, Version
 
 from .._exceptions import FetchError, UsageError
 from .inputs import Entry, FileRef, FormatControl, InputSet
+
+if TYPE_CHECKING:
+    from ..pypi import Index
 
 __all__ = [
     "Resolution",
@@ -393,10 +395,26 @@ def _file_version(f: FileRef, name: str) -> str | None:
             return str(parse_wheel_filename(f.filename)[1])
         except InvalidWheelFilename:
             return None
-    from ..pypi import _sdist_version
-
     got = _sdist_version(f.filename, canonicalize_name(name))
     return _norm(got) if got else None
+
+
+_SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar")
+
+
+def _sdist_version(filename: str, canonical: str) -> str | None:
+    """The version part of an sdist file name of project ``canonical``: the stem is cut at
+    the first dash where what comes before is the project's name (``foo-bar-1.0.zip``,
+    legacy ``Foo_Bar-1.0-beta.tar.gz``)."""
+    lower = filename.lower()
+    suffix = next((x for x in _SDIST_SUFFIXES if lower.endswith(x)), None)
+    if suffix is None:
+        return None
+    stem = filename[: -len(suffix)]
+    for i, char in enumerate(stem):
+        if char == "-" and canonicalize_name(stem[:i]) == canonical:
+            return stem[i + 1 :] or None
+    return None
 
 
 def _resolve_from_index(
@@ -501,52 +519,21 @@ class IndexFiles:
         return self._memo[key]
 
 
-def index_files(index: object, project: str) -> list[FileRef]:
-    """Every file ``index`` (a :class:`sapper.pypi.Index`) lists for ``project``."""
-    from ..pypi import _ACCEPT, Index, _parse_html_page, _split_fragment
-
-    assert isinstance(index, Index)
-    url = f"{index.index_url}/{project}/"
-    body, final_url, content_type = index._get(
-        url,
-        accept=_ACCEPT,
-        what=f"the page of {project!r}",
-        not_found=f"no project named {project!r} on {index.index_url}",
-    )
-    if "json" not in content_type and not body.lstrip().startswith(b"{"):
-        return [
-            FileRef(
-                filename=link.filename, url=link.url, sha256=link.sha256 or None, yanked=link.yanked
-            )
-            for link in _parse_html_page(body, content_type, final_url)
-        ]
-    from urllib.parse import urljoin
-
-    try:
-        data = json.loads(body)
-    except ValueError as exc:
-        msg = f"{url}: malformed PEP 691 JSON page ({exc})"
-        raise FetchError(msg) from None
-    out = []
-    for item in data.get("files") or []:
-        if not isinstance(item, dict) or not isinstance(item.get("filename"), str):
-            continue
-        link, fragment = _split_fragment(urljoin(final_url, str(item.get("url", ""))))
-        raw_hashes = item.get("hashes")
-        hashes: dict[str, Any] = raw_hashes if isinstance(raw_hashes, dict) else {}
-        rp = item.get("requires-python")
-        out.append(
-            FileRef(
-                filename=item["filename"],
-                url=link,
-                sha256=(hashes.get("sha256") or fragment or None),
-                requires_python=rp if isinstance(rp, str) else None,
-                yanked=bool(item.get("yanked")),
-                size=item.get("size") if isinstance(item.get("size"), int) else None,
-                upload_time=item.get("upload-time"),
-            )
+def index_files(index: Index, project: str) -> list[FileRef]:
+    """Every file ``index`` lists for ``project``, with Requires-Python and yanked flags."""
+    return [
+        FileRef(
+            filename=f.filename,
+            url=f.url,
+            sha256=f.sha256 or None,
+            requires_python=f.requires_python,
+            yanked=f.yanked,
+            size=f.size,
+            upload_time=f.upload_time,
         )
-    return out
+        for f in index.files(project)
+        if f.kind in ("sdist", "wheel")
+    ]
 
 
 def _find_links_files(location: str, project: str) -> list[FileRef]:

@@ -26,6 +26,8 @@ from .corpus import Job, parse_time, top_list
 from .store import Row
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..pypi import Index, SdistFile
 
 __all__ = [
@@ -241,16 +243,21 @@ def read_local(job: Job) -> tuple[Job, bytes]:
 
 def fetch_and_analyse(job: Job, options: AnalyseOptions) -> Row:
     """Get the archive of ``job`` (local file, cache or index) and analyse it (Dask workers)."""
+    got = fetch_or_row(job, lambda j: fetch(j, options))
+    return got if isinstance(got, Row) else analyse(*got, options)
+
+
+def fetch_or_row(job: Job, get: Callable[[Job], tuple[Job, bytes]]) -> tuple[Job, bytes] | Row:
+    """``get(job)``, or the row that records why the archive could not be had."""
     start = time.perf_counter()
     try:
-        job, data = fetch(job, options)
+        return get(job)
     except (TargetError, OSError) as exc:
         kind = exc.kind if isinstance(exc, TargetError) else "target"
         message = str(exc) if isinstance(exc, TargetError) else _os_message(job, exc)
         return failed_row(
             job, ErrorRecord(type=kind, message=message), seconds=time.perf_counter() - start
         )
-    return analyse(job, data, options)
 
 
 def fetch(job: Job, options: AnalyseOptions) -> tuple[Job, bytes]:

@@ -253,8 +253,6 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.version import InvalidVersion, Version
 
-    from ..pypi import preferred_sdist
-
     try:
         req = Requirement(requirement)
     except InvalidRequirement as exc:
@@ -266,20 +264,26 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
     listing = index.listing(req.name)
     specs = list(req.specifier)
     pinned = len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version
-    by_version: dict[Version, list[SdistFile]] = {}
-    for file in listing.sdists:
-        if file.yanked and not pinned:
+    if not specs and policy.kind == "newest":
+        newest = _newest(listing)
+        if newest is not None:
+            return [_job(requirement, _preferred(listing, newest), listing)]
+    # only the light records of the page are read here; objects are made for the chosen
+    by_version: dict[Version, list[int]] = {}
+    for text, positions in listing.sdists_by_version().items():
+        usable = [p for p in positions if pinned or not listing.sdist_meta(p)[3]]
+        if not usable:
             continue
         try:
-            version = Version(file.version)
+            version = Version(text)
         except InvalidVersion:
             continue  # legacy versions only through an exact pin, as `check` does
-        by_version.setdefault(version, []).append(file)
+        by_version.setdefault(version, []).extend(usable)
     matching = list(req.specifier.filter(by_version))
     if not matching and pinned:
         # a legacy version pinned with ===, or anything resolve() explains better
         return [_job(requirement, index.resolve(requirement), listing)]
-    chosen = _select(matching, by_version, policy)
+    chosen = _select(matching, by_version, listing, policy)
     if not chosen:
         if policy.kind == "newest":
             index.resolve(requirement)  # raises a FetchError that says why
@@ -288,11 +292,45 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
             f"on {index.index_url}"
         )
         raise FetchError(msg)
-    return [_job(requirement, preferred_sdist(by_version[v]), listing) for v in chosen]
+    return [_job(requirement, _preferred(listing, by_version[v]), listing) for v in chosen]
+
+
+def _newest(listing: ProjectListing) -> list[int] | None:
+    """The usable sdists of the newest release a bare name means, walking down from the
+    newest version: the newest final release, else the newest pre-release (pip's rule, as
+    an empty specifier's ``filter`` applies it), parsing only the versions walked."""
+    from ..pypi._pages import parsed_version
+
+    by_version = listing.sdists_by_version()
+    pre: list[int] | None = None
+    for text in reversed(listing.sdist_order()):
+        usable = [p for p in by_version[text] if not listing.sdist_meta(p)[3]]
+        if not usable:
+            continue
+        version = parsed_version(text)
+        if version is not None and not version.is_prerelease:
+            return usable
+        if pre is None:
+            pre = usable
+    return pre
+
+
+def _preferred(listing: ProjectListing, positions: list[int]) -> SdistFile:
+    """The sdist pip would take among the files of one release."""
+    from ..pypi._select import file_preference
+
+    def key(position: int) -> tuple[bool, bool, int]:
+        filename, sha256, _, yanked = listing.sdist_meta(position)
+        return file_preference(filename, sha256, yanked=yanked)
+
+    return listing.sdist_at(min(positions, key=key))
 
 
 def _select(
-    versions: list[Version], files: dict[Version, list[SdistFile]], policy: VersionPolicy
+    versions: list[Version],
+    files: dict[Version, list[int]],
+    listing: ProjectListing,
+    policy: VersionPolicy,
 ) -> list[Version]:
     # `versions` went through the specifier's filter, which already applies pip's rule:
     # pre-releases only when the requirement names one or nothing else matches.
@@ -301,7 +339,7 @@ def _select(
         return pool
     if policy.kind == "newest":
         return pool[-1:]
-    uploaded = {v: _upload_day(files[v]) for v in pool}
+    uploaded = {v: _upload_day(listing.sdist_meta(p)[2] for p in files[v]) for v in pool}
     if policy.kind == "before":
         assert policy.before is not None
         before = [v for v in pool if (d := uploaded[v]) is not None and d < policy.before]
@@ -314,8 +352,8 @@ def _select(
     return [per_year[y] for y in sorted(per_year)]
 
 
-def _upload_day(files: Iterable[SdistFile]) -> _dt.date | None:
-    days = [d for d in (parse_time(f.upload_time) for f in files) if d is not None]
+def _upload_day(times: Iterable[str | None]) -> _dt.date | None:
+    days = [d for d in map(parse_time, times) if d is not None]
     return min(days).date() if days else None
 
 

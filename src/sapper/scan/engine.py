@@ -21,14 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._exceptions import TargetError, UsageError
+from .._exceptions import ScanInterrupted, TargetError, UsageError
 from ..check import Options
 from ..model import ErrorRecord
+from ._threads import DaemonPool
 from .analyse import (
     AnalyseOptions,
     analyse,
     failed_row,
     fetch_and_analyse,
+    fetch_or_row,
     read_local,
     sdist_file,
 )
@@ -75,7 +77,14 @@ class ScanOptions:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Progress:
-    """Where a scan is: ``resolve`` (reading project pages) or ``scan``."""
+    """Where a scan is: ``resolve`` (reading project pages) or ``scan``.
+
+    While resolving, ``done`` of ``total`` requirements are resolved. While scanning,
+    ``done`` of ``total`` sdists are written (``skipped`` of them were already in the
+    store); ``elapsed`` counts from the start of the scan phase, and ``rate_base`` of the
+    ``done`` were written before it (failed resolutions), so that the rate
+    ``(done - rate_base) / elapsed`` and an ETA exclude resolving.
+    """
 
     phase: Literal["resolve", "scan"]
     done: int
@@ -83,6 +92,7 @@ class Progress:
     failed: int
     skipped: int
     elapsed: float
+    rate_base: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,10 +122,21 @@ class _Counter:
         self.done = 0
         self.failed = 0
         self.skipped = 0
+        #: requirements resolved (or failed to resolve) so far
+        self.resolved = 0
         self.outcomes: dict[str, int] = {"fails": 0, "builds": 0, "unknown": 0}
         self.start = time.monotonic()
+        #: rows written before the scan phase began
+        self.base = 0
         self._report = report
         self._last = 0.0
+
+    def start_scan(self, total: int) -> None:
+        """Enter the scan phase: the rate and ETA count from now."""
+        self.phase = "scan"
+        self.total = total
+        self.base = self.done
+        self.start = time.monotonic()
 
     def count(self, row: Row) -> None:
         self.done += 1
@@ -131,14 +152,16 @@ class _Counter:
         now = time.monotonic()
         if force or now - self._last >= 0.1:
             self._last = now
+            resolving = self.phase == "resolve"
             self._report(
                 Progress(
                     phase=self.phase,
-                    done=self.done,
+                    done=self.resolved if resolving else self.done,
                     total=self.total,
                     failed=self.failed,
                     skipped=self.skipped,
                     elapsed=now - self.start,
+                    rate_base=0 if resolving else self.base,
                 )
             )
 
@@ -230,14 +253,19 @@ def scan(
         done = store.done_keys()
         if options.retry_failed:
             done -= store.failed_keys()
-        counter = _Counter("resolve", len(items), on_progress)
+        requirements = sum(1 for item in items if item.kind == "requirement")
+        counter = _Counter("resolve", requirements, on_progress)
+        counter.tick(force=True)
         batcher = _Batcher(store, options.batch_size, options.batch_seconds, counter)
-        jobs = _resolve_all(
-            items, index=index, options=options, done=done, batcher=batcher, counter=counter
-        )
+        try:
+            jobs = _resolve_all(
+                items, index=index, options=options, done=done, batcher=batcher, counter=counter
+            )
+        except KeyboardInterrupt:
+            batcher.flush()
+            raise _interrupted(store, counter) from None
         batcher.flush()
-        counter.phase = "scan"
-        counter.total = counter.done + len(jobs) + counter.skipped
+        counter.start_scan(counter.done + len(jobs) + counter.skipped)
         counter.tick(force=True)
         analyse_options = AnalyseOptions(
             check=options.check,
@@ -266,6 +294,9 @@ def scan(
                     batcher=batcher,
                     counter=counter,
                 )
+        except KeyboardInterrupt:
+            batcher.flush()
+            raise _interrupted(store, counter) from None
         finally:
             batcher.flush()
             counter.tick(force=True)
@@ -283,6 +314,14 @@ def scan(
     )
 
 
+def _interrupted(store: Store, counter: _Counter) -> ScanInterrupted:
+    try:
+        stored = len(store.done_keys())
+    except Exception:  # the count is a courtesy; the interruption is what matters
+        stored = None
+    return ScanInterrupted(db=store.path, stored=stored, written=counter.done)
+
+
 def _resolve_all(
     items: list[Item],
     *,
@@ -295,12 +334,14 @@ def _resolve_all(
     """Jobs of every item, in order; failed resolutions become rows right away."""
     results: list[list[Job]] = [[] for _ in items]
     pending: dict[cf.Future[list[Job]], int] = {}
-    with cf.ThreadPoolExecutor(max(1, options.connections)) as pool:
+    pool = DaemonPool(options.connections, name="sapper-resolve")
+    try:
         for position, item in enumerate(items):
             if item.kind == "path":
                 results[position] = [Job(target=item.text, path=item.text)]
             elif f"req:{item.text}" in done:
                 counter.skipped += 1
+                counter.resolved += 1
             else:
                 future = pool.submit(resolve, index, item.text, options.versions)
                 pending[future] = position
@@ -311,8 +352,12 @@ def _resolve_all(
             except TargetError as exc:
                 job = Job(target=items[position].text)
                 batcher.add(failed_row(job, ErrorRecord(type=exc.kind, message=str(exc))))
+            counter.resolved += 1
             counter.tick()
             batcher.maybe_flush()
+    finally:
+        # on an interruption, do not wait for the queued resolutions
+        pool.shutdown(wait=False, cancel_futures=True)
     jobs: list[Job] = []
     keys: set[str] = set()
     for group in results:
@@ -341,21 +386,16 @@ class _Inline:
 
 def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes] | Row | None:
     """Runs in a download thread: the archive of ``job``, its failure row, or None if done."""
-    start = time.perf_counter()
-    try:
+
+    def get(job: Job) -> tuple[Job, bytes]:
         if job.path is not None:
-            job, data = read_local(job)
-            return None if job.sha256 in done else (job, data)
+            return read_local(job)
         return job, index.download(sdist_file(job)).data
-    except TargetError as exc:
-        error = ErrorRecord(type=exc.kind, message=str(exc))
-    except OSError as exc:
-        error = ErrorRecord(
-            type="target",
-            message=f"{job.path}: cannot read the file ({exc.strerror or exc}); "
-            "check its path and permissions",
-        )
-    return failed_row(job, error, seconds=time.perf_counter() - start)
+
+    got = fetch_or_row(job, get)
+    if isinstance(got, Row) or got[0].path is None:
+        return got
+    return None if got[0].sha256 in done else got
 
 
 def _run_local(
@@ -380,7 +420,7 @@ def _run_local(
     cpu_limit = workers * 2
     pool: cf.ProcessPoolExecutor | _Inline
     pool = _Inline() if workers == 1 else _process_pool(workers)
-    io_pool = cf.ThreadPoolExecutor(max(1, options.connections))
+    io_pool = DaemonPool(options.connections, name="sapper-download")
 
     def renew(broken: object) -> None:
         """Replace the pool once a worker died (which breaks the whole pool)."""
@@ -451,9 +491,13 @@ def _run_local(
                         batcher.add(failed_row(job, ErrorRecord(type="crash", message=message)))
             batcher.maybe_flush()
             counter.tick()
-    finally:
-        io_pool.shutdown(wait=True, cancel_futures=True)
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # interrupted: wait neither for downloads in flight nor for queued analyses
+        io_pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    io_pool.shutdown(wait=True, cancel_futures=True)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
@@ -468,7 +512,50 @@ def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
         context = server
     else:  # pragma: no cover - Windows
         context = multiprocessing.get_context("spawn")
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+
+
+def _worker_init(parent: int) -> None:
+    """In each worker: leave Ctrl-C to the parent, and die with it.
+
+    A worker's parent process is the fork server, not the scan; if the scan is killed
+    (``kill -9``), nothing tells its workers. A thread waits on the scan's process (a
+    pidfd where Linux has them, else a poll once a second) and ends the worker when it is
+    gone, so no worker outlives the scan.
+    """
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(pid: int) -> None:
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        while _alive(pid):
+            time.sleep(1.0)
+    else:
+        select.select([fd], [], [])
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _batches(jobs: Iterable[Job], size: int) -> Iterator[list[Job]]:

@@ -264,6 +264,7 @@ class ParquetStore(Store):
             msg = f"{path}: not a directory; a Parquet store is a directory (or use a .duckdb path)"
             raise UsageError(msg)
         self.path = path
+        self._wrote = False
         for sub in ("sdists", "findings"):
             (path / sub).mkdir(parents=True, exist_ok=True)
 
@@ -284,9 +285,10 @@ class ParquetStore(Store):
 
     def failed_keys(self) -> set[str]:
         # a key written again later (a retry) counts by its newest partition
+        from .results import NEWEST_PARTITION
+
         return self._query(
-            "SELECT key FROM {src} QUALIFY row_number() OVER "
-            "(PARTITION BY key ORDER BY part_ DESC) = 1 "
+            f"SELECT key FROM {{src}} QUALIFY {NEWEST_PARTITION} = 1 "
             "AND error_type IS NOT NULL AND outcome IS NULL"
         )
 
@@ -314,7 +316,13 @@ class ParquetStore(Store):
                 tmp.replace(final)
         finally:
             con.close()
-        self.set_meta({"last_run_at": utcnow()})
+        # meta.json is rewritten once, on close, not once per batch
+        self._wrote = True
+
+    def close(self) -> None:
+        if self._wrote:
+            self._wrote = False
+            self.set_meta({"last_run_at": utcnow()})
 
     def set_meta(self, values: Mapping[str, str | None]) -> None:
         meta = self.meta()
@@ -347,52 +355,16 @@ def open_store(path: str | os.PathLike[str]) -> Store:
 def open_results(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     """A read-only DuckDB connection with ``meta``, ``sdists`` and ``findings`` over a store.
 
-    ``path`` is a DuckDB file written by ``sapper scan`` or a directory of Parquet partitions
-    (``sdists/part-*.parquet``, ``findings/part-*.parquet``, ``meta.json``). In a directory, a
-    key written by several runs counts once, by its newest row.
+    ``path`` is a DuckDB file written by ``sapper scan`` or a directory of Parquet partitions.
+    A key written by several runs counts once, by the row written last (see
+    :mod:`sapper.scan.results`, the reader ``sapper report`` uses too).
 
     :raises UsageError: if there is no store at ``path``.
+    :raises StoreError: if what is there cannot be read as a store.
     """
-    target = Path(path)
-    if target.is_file():
-        return _connect(str(target), read_only=True)
-    if not target.is_dir():
-        msg = f"{target}: no scan results there; run `sapper scan` first or pass its --db"
-        raise UsageError(msg)
-    con = _connect(":memory:")
-    sdists = target / "sdists"
-    findings = target / "findings"
-    if any(sdists.glob("part-*.parquet")):
-        src = f"read_parquet('{_quote(str(sdists / 'part-*.parquet'))}', filename='part_')"
-        # partition names start with the time they were written: the last one wins
-        con.execute(
-            f"CREATE VIEW sdists AS SELECT * EXCLUDE (part_) FROM {src} QUALIFY "
-            "row_number() OVER (PARTITION BY key ORDER BY part_ DESC) = 1"
-        )
-    else:
-        con.execute(_SDISTS_DDL.replace("TABLE IF NOT EXISTS sdists", "TEMP TABLE sdists"))
-    if any(findings.glob("part-*.parquet")):
-        f_src = f"read_parquet('{_quote(str(findings / 'part-*.parquet'))}', filename='part_')"
-        s_src = f"read_parquet('{_quote(str(sdists / 'part-*.parquet'))}', filename='part_')"
-        # the findings of a key come from the partition of its newest sdists row
-        con.execute(
-            f"CREATE VIEW findings AS SELECT f.* EXCLUDE (part_) FROM {f_src} AS f JOIN ("
-            f"SELECT key, parse_filename(part_) AS part FROM {s_src} QUALIFY row_number() "
-            "OVER (PARTITION BY key ORDER BY part_ DESC) = 1) AS s "
-            "ON f.key = s.key AND parse_filename(f.part_) = s.part"
-        )
-    else:
-        con.execute(_FINDINGS_DDL.replace("TABLE IF NOT EXISTS findings", "TEMP TABLE findings"))
-    try:
-        meta = json.loads((target / "meta.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        meta = {}
-    con.execute("CREATE TEMP TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-    if meta:
-        con.executemany(
-            "INSERT INTO meta VALUES (?, ?)",
-            [[str(k), None if v is None else str(v)] for k, v in meta.items()],
-        )
+    from .results import read_results
+
+    con, _ = read_results(path)
     return con
 
 

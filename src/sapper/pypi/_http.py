@@ -1,0 +1,268 @@
+"""HTTP for the index: GET with retries, bounded reads, conditional requests, credentials.
+
+Only the standard library (``urllib.request``); imported inside the functions so that
+importing sapper stays cheap.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .._exceptions import FetchError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from email.message import Message
+    from typing import Protocol
+
+    class _Readable(Protocol):
+        """What :func:`read_limited` needs of an HTTP response."""
+
+        headers: Message
+
+        def read(self, amt: int, /) -> bytes: ...
+
+
+__all__ = ["Http", "Response", "describe", "redact", "split_credentials"]
+
+_PROJECT_URL = "https://pypi.org/project/sapper/"
+_BACKOFF_BASE = 0.5  # seconds before the first retry; doubles on each further one
+_BACKOFF_CAP = 10.0
+_RETRY_AFTER_CAP = 60.0
+_CHUNK_SIZE = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A successful (or 304 Not Modified) answer."""
+
+    #: 200, or 304 when a conditional request found the cached copy current.
+    status: int
+    body: bytes
+    #: The URL after redirects.
+    url: str
+    #: Lower-cased ``Content-Type``, empty when absent.
+    content_type: str
+    #: The caching headers: ``etag``, ``last-modified``, ``cache-control``, ``date``, ``age``.
+    headers: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Http:
+    """How sapper talks to one index: timeouts, retries, size limit, credentials."""
+
+    index_url: str
+    auth: str | None
+    timeout: float
+    retries: int
+    user_agent: str
+    max_size: int
+    sleep: Callable[[float], None]
+
+    def get(
+        self,
+        url: str,
+        *,
+        accept: str,
+        what: str,
+        not_found: str,
+        conditional: Mapping[str, str] | None = None,
+    ) -> Response:
+        """GET ``url`` with retries.
+
+        ``conditional`` holds ``If-None-Match``/``If-Modified-Since`` headers; a 304 answer
+        is then returned with an empty body.
+
+        :raises FetchError: 404 (with the ``not_found`` message), other HTTP errors, network
+            errors once the retries are spent, or a body larger than ``max_size``.
+        """
+        import http.client
+        import urllib.error
+        import urllib.request
+
+        headers = {"Accept": accept, "User-Agent": self.user_agent, **(conditional or {})}
+        request = urllib.request.Request(url, headers=headers)
+        if self.auth is not None and _same_origin(url, self.index_url):
+            # Unredirected: a redirect to another host (a CDN) must not receive it.
+            request.add_unredirected_header("Authorization", self.auth)
+        opener = urllib.request.build_opener()  # cheap, and per call: no shared state
+        shown = redact(url)
+        attempts = self.retries + 1
+        for attempt in range(attempts):
+            last = attempt == attempts - 1
+            try:
+                with opener.open(request, timeout=self.timeout) as response:
+                    body = read_limited(response, what=what, limit=self.max_size)
+                    return Response(
+                        status=200,
+                        body=body,
+                        url=response.geturl(),
+                        content_type=(response.headers.get("Content-Type", "") or "").lower(),
+                        headers=_caching_headers(response.headers),
+                    )
+            except urllib.error.HTTPError as exc:
+                status, reason, retry_after = exc.code, exc.reason, exc.headers
+                if status == 304 and conditional:
+                    answer = Response(
+                        status=304,
+                        body=b"",
+                        url=exc.geturl() or url,
+                        content_type="",
+                        headers=_caching_headers(exc.headers),
+                    )
+                    exc.close()
+                    return answer
+                exc.close()
+                if status == 404:
+                    raise FetchError(not_found) from None
+                if (status == 429 or 500 <= status < 600) and not last:
+                    self.sleep(_retry_delay(attempt, retry_after))
+                    continue
+                msg = _http_error_message(status, reason, shown, attempts)
+                raise FetchError(msg) from None
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+                reason_exc = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+                if _is_permanent(reason_exc):
+                    msg = f"could not fetch {what} from {shown}: {describe(reason_exc)}"
+                    raise FetchError(msg) from exc
+                if not last:
+                    self.sleep(_backoff(attempt))
+                    continue
+                msg = (
+                    f"could not fetch {what} from {shown} after {attempts} attempt"
+                    f"{'s' if attempts > 1 else ''}: {describe(reason_exc)}; "
+                    "check the network connection and the index URL, or try again later"
+                )
+                raise FetchError(msg) from exc
+        raise AssertionError  # pragma: no cover  (the loop always returns or raises)
+
+
+_CACHING_HEADERS = ("etag", "last-modified", "cache-control", "date", "age")
+
+
+def _caching_headers(headers: Message | None) -> dict[str, str]:
+    if headers is None:
+        return {}
+    out = {}
+    for name in _CACHING_HEADERS:
+        value = headers.get(name)
+        if value:
+            out[name] = str(value)
+    return out
+
+
+def read_limited(response: _Readable, *, what: str, limit: int) -> bytes:
+    declared = response.headers.get("Content-Length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+        raise FetchError(_too_big(what, limit))
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := response.read(_CHUNK_SIZE):
+        total += len(chunk)
+        if total > limit:
+            raise FetchError(_too_big(what, limit))
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def default_user_agent() -> str:
+    from .._version import __version__
+
+    return f"sapper/{__version__} (+{_PROJECT_URL})"
+
+
+def split_credentials(url: str) -> tuple[str, str | None]:
+    """Move ``user:password@`` out of an index URL into a Basic ``Authorization`` value."""
+    import base64
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode()
+    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
+
+
+def redact(url: str) -> str:
+    """Hide the password of a URL before it goes into a message."""
+    return re.sub(r"(//[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
+def _same_origin(url: str, other: str) -> bool:
+    from urllib.parse import urlsplit
+
+    a, b = urlsplit(url), urlsplit(other)
+    return (a.scheme, a.netloc) == (b.scheme, b.netloc)
+
+
+def _backoff(attempt: int) -> float:
+    return float(min(_BACKOFF_BASE * 2**attempt, _BACKOFF_CAP))
+
+
+def _retry_delay(attempt: int, headers: Message | None) -> float:
+    """Seconds to wait before retrying: ``Retry-After`` (capped) when given, else backoff."""
+    value = headers.get("Retry-After") if headers is not None else None
+    if value:
+        value = value.strip()
+        delay: float | None = None
+        if value.isdigit():
+            delay = float(value)
+        else:
+            from email.utils import parsedate_to_datetime
+
+            try:
+                when = parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                when = None
+            if when is not None and when.tzinfo is not None:
+                delay = max(0.0, when.timestamp() - time.time())
+        if delay is not None:
+            return min(delay, _RETRY_AFTER_CAP)
+    return _backoff(attempt)
+
+
+def _is_permanent(reason: object) -> bool:
+    """Errors that retrying cannot fix: bad certificates, unknown URL schemes, bad URLs."""
+    import ssl
+
+    if isinstance(reason, ssl.SSLCertVerificationError):
+        return True
+    if isinstance(reason, str):  # URLError("unknown url type: ...")
+        return True
+    return isinstance(reason, (ValueError, FileNotFoundError, IsADirectoryError))
+
+
+def describe(reason: object) -> str:
+    if isinstance(reason, BaseException):
+        text = str(reason) or type(reason).__name__
+        if isinstance(reason, TimeoutError) and "timed out" not in text:
+            text = f"timed out ({text})"
+        return text
+    return str(reason)
+
+
+def _http_error_message(status: int, reason: object, url: str, attempts: int) -> str:
+    if status in {401, 403}:
+        return (
+            f"{url} answered HTTP {status} {reason}; "
+            "check the index URL and its credentials (user:password@ in the URL)"
+        )
+    if status == 429 or status >= 500:
+        return (
+            f"{url} answered HTTP {status} {reason} {attempts} time"
+            f"{'s' if attempts > 1 else ''}; the index is overloaded or down, try again later"
+        )
+    return f"{url} answered HTTP {status} {reason}; check the index URL"
+
+
+def _too_big(what: str, limit: int) -> str:
+    mib = 1024 * 1024
+    size = f"{limit // mib} MiB" if limit >= mib and limit % mib == 0 else f"{limit} byte"
+    return (
+        f"{what} is larger than the {size} download limit; sapper does not read archives that large"
+    )
