@@ -169,9 +169,9 @@ def _line(upper: str | None) -> str | None:
     return f"setuptools<{upper}" if upper else None
 
 
-def _header(report: AuditReport, what: str, usage: Sequence[str]) -> list[str]:
+def _header(report: AuditReport, what: str, usage: Sequence[str], fmt: str) -> list[str]:
     return [
-        f"# {what}, written by sapper {__version__} (sapper audit {report.input} --emit ...).",
+        f"# {what}, written by sapper {__version__} (sapper audit {report.input} --emit {fmt}).",
         f"# Target: {report.target}. Each line below says which audited sdist needs it and why:",
         "# sapper read the sdist statically (it never runs setup.py) and found the setuptools",
         "# removals named by rule code (`sapper rule CODE` explains one).",
@@ -243,7 +243,7 @@ def _pip_text(report: AuditReport, plan: ConstraintPlan, tool: str) -> str:
             "(or UV_BUILD_CONSTRAINT); uv applies it to every build: global, not per package.",
         ]
     )
-    lines = _header(report, f"Build constraints for {tool}", usage)
+    lines = _header(report, f"Build constraints for {tool}", usage, tool)
     lines += _conflict_lines(plan)
     if plan.constraint is None:
         lines.append(
@@ -278,7 +278,7 @@ def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
             "The global alternative (uv pip install --build-constraint FILE) is the "
             ".build-constraints.txt file written next to this one."
         )
-    lines = _header(report, "Per-package build dependencies for uv", usage)
+    lines = _header(report, "Per-package build dependencies for uv", usage, "uv")
     lines.append("[tool.uv.extra-build-dependencies]")
     for p in _fixable(report):
         assert p.verdict is not None
@@ -292,7 +292,7 @@ def _poetry_text(report: AuditReport) -> str:
         "Paste the table into pyproject.toml (Poetry >= 2.3). Poetry applies each entry to",
         "the build environment of that one dependency.",
     ]
-    lines = _header(report, "Per-package build constraints for Poetry", usage)
+    lines = _header(report, "Per-package build constraints for Poetry", usage, "poetry")
     lines.append("[tool.poetry.build-constraints]")
     for p in _fixable(report):
         assert p.verdict is not None and p.verdict.constraint
