@@ -142,3 +142,40 @@ def test_cli_complete_fills_in_wheels_and_verifies(
     # --python/--platform are for audit: a wheelhouse is built on the target itself.
     with pytest.raises(SystemExit):
         main(["wheelhouse", str(req), "--python", "3.9", "-o", str(out)])
+
+
+def test_a_removal_static_analysis_missed_is_retried_older(tmp_path: Path) -> None:
+    """use_2to3 passed through a dict (as suds-jurko 0.6 does): the static verdict only
+    sees `import pkg_resources` (<82); the build with 81.0.0 fails with `use_2to3 is
+    invalid` and the wheelhouse builds it with 57.5.0, the last release that converts."""
+    require_sandbox()
+    from tests.audit_fixtures import make_sdist
+
+    links = tmp_path / "links"
+    links.mkdir()
+    setup = (
+        "import pkg_resources\n"
+        "from setuptools import setup\n"
+        "extra = {}\n"
+        "extra['use_2to3'] = True\n"
+        "setup(name='sneaky', version='1.0', py_modules=['sneaky'], **extra)\n"
+    )
+    make_sdist(links, "sneaky", "1.0", {"setup.py": setup, "sneaky.py": "X = 1\n"})
+    req = tmp_path / "requirements.txt"
+    req.write_text("sneaky==1.0\n")
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=tmp_path / "cache")
+    verdict = report.packages[0].verdict
+    assert verdict is not None and verdict.constraint == "setuptools<82.0.0"  # static view
+
+    result = build_wheelhouse(
+        report,
+        tmp_path / "wh",
+        builder=builder(timeout=300),
+        index=Index(cache_dir=tmp_path / "cache"),
+        verify=False,
+    )
+    (item,) = result.items
+    assert item.action == "built", item.reason
+    assert item.setuptools == "57.5.0"
+    assert item.beyond_static
+    assert "use_2to3 is invalid" in item.reason

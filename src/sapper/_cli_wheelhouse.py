@@ -136,6 +136,17 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif result.verified is False:
         out.write("The offline install from the directory FAILED:\n" + result.verify_log + "\n")
+    from .audit.verdicts import next_release
+    from .versions import catalogue
+
+    for item in result.items:
+        if item.beyond_static and item.setuptools:
+            upper = next_release(catalogue(), item.setuptools)
+            out.write(
+                f"note: {item.name} {item.version} needed setuptools {item.setuptools}, older "
+                "than sapper's static verdict; for uv or Poetry constrain it with "
+                f"`setuptools<{upper}` instead of the line `sapper audit --emit` wrote.\n"
+            )
     if result.failed or result.verified is False:
         return 1
     return 0

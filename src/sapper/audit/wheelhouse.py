@@ -43,6 +43,9 @@ class WheelhouseItem:
     setuptools: str | None = None
     #: Why: what was built with what, or why nothing could be.
     reason: str = ""
+    #: The build error made the wheelhouse go below the static verdict's newest good
+    #: release: the audit's constraint for this package is too loose.
+    beyond_static: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,6 +140,7 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
             wheel=result.artifact,
             setuptools=pinned,
             reason=how,
+            beyond_static=bool(tried),
         )
     why = result.signature or result.message or result.outcome
     if result.outcome == "spurious":
