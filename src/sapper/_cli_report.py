@@ -53,6 +53,14 @@ def add_parser(subparsers: Any) -> None:
         "store; with --format json: no page unless --html is given)",
     )
     p.add_argument("--no-html", action="store_true", help="do not write the HTML page")
+    p.add_argument(
+        "--canary",
+        nargs="?",
+        const="",
+        metavar="RUN",
+        help="report a `sapper canary` run of the store instead (default: the newest run; "
+        "the HTML page is canary.html next to the store)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument(
         "--top",
@@ -111,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.no_html and args.html:
         msg = "--html and --no-html contradict each other: pass one of them"
         raise UsageError(msg)
+    if args.canary is not None:
+        return _run_canary(args)
     store = open_store(args.store)
     try:
         summary = summarize(store, top=args.top, as_of=args.as_of)
@@ -136,6 +146,19 @@ def _run(args: argparse.Namespace) -> int:
 
         style = Style(color=use_color(args.color, sys.stdout.isatty()))
         sys.stdout.write(render_text(summary, style, top=min(args.top, 10)))
+    if html_path is not None:
+        sys.stderr.write(f"HTML report: {html_path}\n")
+    return 0
+
+
+def _run_canary(args: argparse.Namespace) -> int:
+    from .report.canary import write_report
+
+    html_path: Path | None = args.html
+    if html_path is None and not args.no_html and args.format == "text":
+        html_path = args.store.parent / "canary.html"
+    text, _ = write_report(args.store, args.canary or None, args.format, html_path)
+    sys.stdout.write(text)
     if html_path is not None:
         sys.stderr.write(f"HTML report: {html_path}\n")
     return 0

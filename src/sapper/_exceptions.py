@@ -7,7 +7,9 @@ from __future__ import annotations
 
 __all__ = [
     "ArchiveError",
+    "BuildError",
     "FetchError",
+    "SandboxError",
     "SapperError",
     "ScanInterrupted",
     "StoreError",
@@ -41,6 +43,15 @@ class FetchError(TargetError):
     """A requirement could not be resolved or downloaded from the package index."""
 
     kind = "fetch"
+
+
+class BuildError(SapperError):
+    """A real build (``sapper canary``, ``sapper wheelhouse``) could not be set up: a build
+    environment could not be created, a backend could not be fetched or built."""
+
+
+class SandboxError(BuildError):
+    """No working sandbox (bubblewrap) to run build hooks in."""
 
 
 class StoreError(SapperError):

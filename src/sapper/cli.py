@@ -28,7 +28,14 @@ EXIT_TARGET_ERROR = 3
 #: Modules that add a sub-command: each has ``add_parser(subparsers)``, which registers the
 #: sub-command with ``set_defaults(handler=...)``; the handler takes the parsed arguments and
 #: returns the exit code. They import their heavy dependencies inside the handler.
-_SUBCOMMAND_MODULES: tuple[str, ...] = ("sapper._cli_scan", "sapper._cli_fix", "sapper._cli_report")
+_SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "sapper._cli_scan",
+    "sapper._cli_fix",
+    "sapper._cli_report",
+    "sapper._cli_canary",
+    "sapper._cli_audit",
+    "sapper._cli_wheelhouse",
+)
 
 _EPILOG = """\
 exit codes:

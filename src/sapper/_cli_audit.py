@@ -1,0 +1,195 @@
+"""The ``sapper audit`` sub-command: parse, call :func:`sapper.audit.audit`, render, emit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ._cli_common import add_index_options, progress_enabled
+from ._exceptions import UsageError
+
+__all__ = ["add_audit_target_options", "add_parser"]
+
+EXIT_OK = 0
+EXIT_FAILS = 1
+EXIT_USAGE = 2
+
+_EPILOG = """\
+INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary and index
+options inside it are honoured), a PEP 751 pylock.toml, a uv.lock, a poetry.lock, or the
+JSON of `pip install --dry-run --report FILE`.
+
+exit codes:
+  0  nothing that gets built from source would fail
+  1  at least one sdist would fail with the setuptools a build gets today
+     (also with --emit: the emitted file is the remedy, the input still fails without it)
+  2  usage error (unreadable input, bad option)
+"""
+
+
+def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:
+    """The options that decide what gets installed (shared with ``sapper wheelhouse``, which
+    builds for the running interpreter and so has no ``--python``/``--platform``)."""
+    parser.add_argument("input", metavar="INPUT", type=Path)
+    if target:
+        _add_target(parser)
+    _add_selection(parser)
+
+
+def _add_target(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--python",
+        metavar="X.Y",
+        help="target CPython version (default: the running interpreter)",
+    )
+    parser.add_argument(
+        "--platform",
+        metavar="TAG",
+        action="append",
+        default=[],
+        help="target platform tag such as manylinux_2_28_x86_64, macosx_11_0_arm64 or "
+        "win_amd64 (repeatable; default: the running machine's)",
+    )
+
+
+def _add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--only-binary",
+        metavar="NAMES",
+        action="append",
+        default=[],
+        help="as pip's: never build these (comma-separated, :all:, :none:)",
+    )
+    parser.add_argument(
+        "--no-binary",
+        metavar="NAMES",
+        action="append",
+        default=[],
+        help="as pip's: always build these from source (comma-separated, :all:, :none:)",
+    )
+    parser.add_argument(
+        "-f",
+        "--find-links",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="also take distributions from this local directory (repeatable)",
+    )
+    parser.add_argument(
+        "--no-index",
+        action="store_true",
+        help="as pip's: read no index, only --find-links directories and what locks list",
+    )
+    parser.add_argument(
+        "--enforce-deprecations",
+        action="store_true",
+        help="judge builds as with SETUPTOOLS_ENFORCE_DEPRECATION=1 (overdue warnings fail)",
+    )
+    add_index_options(parser, no_cache=False)
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "audit",
+        help="which dependencies get built from source, which would fail, what to pin",
+        description=(
+            "For each distribution INPUT names: the release an installer takes, whether it "
+            "gets built from source for the target (no compatible wheel), and for those "
+            "sdists the setuptools a build gets today, sapper's verdict there, and the "
+            "newest setuptools that builds them. Nothing is built or executed."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_audit_target_options(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--emit",
+        choices=("pip", "uv", "poetry"),
+        help="write build constraints: pip's --build-constraint file, uv's "
+        "[tool.uv.extra-build-dependencies] table (plus a global file when there is no "
+        "conflict), or Poetry's [tool.poetry.build-constraints] table",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", type=Path, help="where --emit writes (default: stdout)"
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour; auto honours NO_COLOR and FORCE_COLOR",
+    )
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import json
+
+    from .audit import audit, report_json
+    from .audit.emit import emit, plan_constraints
+    from .audit.render import render_table
+    from .render.text import Style, use_color
+
+    if args.output is not None and args.emit is None:
+        msg = "-o/--output goes with --emit pip|uv|poetry"
+        raise UsageError(msg)
+    show = progress_enabled()
+
+    def progress(i: int, total: int, name: str) -> None:
+        if show:
+            sys.stderr.write(f"\r\x1b[Kauditing {i + 1}/{total} {name}")
+            sys.stderr.flush()
+
+    try:
+        report = audit(
+            args.input,
+            python=args.python,
+            platforms=args.platform,
+            index_url=args.index_url,
+            no_index=args.no_index,
+            find_links=[str(Path(p).resolve()) for p in args.find_links],
+            only_binary=args.only_binary,
+            no_binary=args.no_binary,
+            enforce_deprecations=args.enforce_deprecations,
+            cache_dir=args.cache_dir,
+            on_package=progress,
+        )
+    finally:
+        if show:
+            sys.stderr.write("\r\x1b[K")
+    plan = plan_constraints(report)
+    out = sys.stdout
+    if args.emit is not None:
+        files = emit(report, args.emit)
+        if args.output is None:
+            out.write(files["main"])
+            for extra, text in files.items():
+                if extra != "main":
+                    out.write(f"\n# ---- {extra} ----\n{text}")
+        else:
+            _write(args.output, files["main"])
+            written = [str(args.output)]
+            for extra, text in files.items():
+                if extra != "main":
+                    path = args.output.with_name(f"{args.output.stem}.{extra}.txt")
+                    _write(path, text)
+                    written.append(str(path))
+            sys.stderr.write(f"wrote {', '.join(written)}\n")
+        if args.output is None:
+            return EXIT_FAILS if report.failing else EXIT_OK
+    if args.format == "json":
+        out.write(json.dumps(report_json(report), indent=2) + "\n")
+    elif args.emit is None or args.output is not None:
+        style = Style(color=use_color(args.color, out.isatty()))
+        out.write(render_table(report, plan, style))
+    return EXIT_FAILS if report.failing else EXIT_OK
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        msg = f"cannot write {path}: {exc.strerror or exc}"
+        raise UsageError(msg) from None

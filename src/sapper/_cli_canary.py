@@ -1,0 +1,321 @@
+"""The ``sapper canary`` sub-command: parse, call :func:`sapper.canary.run_canary`, report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ._cli_common import DEFAULT_STORE, add_index_options, positive_int, progress_enabled
+from ._exceptions import UsageError
+
+if TYPE_CHECKING:
+    from .canary import CanaryProgress
+
+__all__ = ["add_parser"]
+
+
+def _size(text: str) -> int:
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
+    value = text.strip().lower().rstrip("ib").rstrip("b")
+    factor = units.get(value[-1:], 1)
+    number = value[:-1] if value[-1:] in units else value
+    try:
+        size = int(float(number) * factor)
+    except ValueError:
+        size = 0
+    if size <= 0:
+        msg = f"{text!r} is not a size such as 4G, 512M or 4294967296"
+        raise argparse.ArgumentTypeError(msg)
+    return size
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "canary",
+        help="build a corpus with two setuptools versions and report what regressed",
+        description=(
+            "Build every sdist of the corpus for real, in a sandbox, with a baseline and a "
+            "candidate setuptools, and classify each: regressed, fixed, pass, fail, spurious, "
+            "prepare-fail, error, not-setuptools. Regressions are grouped by root cause, the "
+            "backend's warnings are recorded, and sapper's static verdicts are compared with "
+            "the real outcome. SOURCE is taken as `sapper scan` takes it. A BACKEND is "
+            "setuptools==VERSION (or VERSION), a setuptools wheel, or a setuptools source "
+            "tree (built into a wheel once). `sapper canary bisect TARGET --good V --bad V` "
+            "finds the release that changed one target's outcome."
+        ),
+        epilog=(
+            "Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, file "
+            "size and processes, a timeout); without a working bubblewrap sapper refuses unless "
+            "--no-sandbox is given. Results go to the store (--db); running the same command "
+            "again continues the run. Exit codes: 0 no regression, 1 regressions found, "
+            "2 usage error or no sandbox."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("sources", nargs="*", metavar="SOURCE")
+    parser.add_argument("--good", metavar="VERSION", help="bisect: a release with the old outcome")
+    parser.add_argument("--bad", metavar="VERSION", help="bisect: a release with the new outcome")
+    parser.add_argument("--baseline", metavar="BACKEND", help="the reference backend")
+    parser.add_argument("--candidate", metavar="BACKEND", help="the backend under test")
+    parser.add_argument(
+        "--baseline-env",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="a variable for the baseline's builds (repeatable)",
+    )
+    parser.add_argument(
+        "--candidate-env",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="a variable for the candidate's builds, e.g. "
+        "SETUPTOOLS_ENFORCE_DEPRECATION=1 (repeatable)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("metadata", "wheel"),
+        default="metadata",
+        help="prepare_metadata_for_build_wheel (default, as pip does first) or build_wheel",
+    )
+    parser.add_argument(
+        "--all-backends",
+        action="store_true",
+        help="classify sdists built by other backends too (default: not-setuptools)",
+    )
+    parser.add_argument(
+        "--top", metavar="N", type=positive_int, help="add the N most-downloaded projects on PyPI"
+    )
+    parser.add_argument(
+        "--versions",
+        metavar="WHICH",
+        default="newest",
+        help="releases of each requirement, as for scan: newest, all, "
+        "before:YYYY-MM-DD, newest-per-year",
+    )
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=positive_int,
+        default=300,
+        help="wall-clock limit per hook (default 300)",
+    )
+    parser.add_argument(
+        "--memory",
+        metavar="SIZE",
+        type=_size,
+        default=4 * 1024**3,
+        help="address-space limit per build process (default 4G)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        type=positive_int,
+        default=1,
+        help="targets built at once (default 1)",
+    )
+    parser.add_argument("--engine", choices=("process", "dask"), default="process")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler for --engine dask; every worker needs bubblewrap",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run the builds without bubblewrap (only on a throw-away machine)",
+    )
+    parser.add_argument(
+        "--retry",
+        action="store_true",
+        help="build again the spurious, prepare-fail and error targets of the same run",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        type=Path,
+        default=DEFAULT_STORE,
+        help=f"the DuckDB store (default {DEFAULT_STORE})",
+    )
+    parser.add_argument(
+        "--export",
+        metavar="FILE",
+        type=Path,
+        help="write the run's rows to FILE.jsonl or FILE.parquet",
+    )
+    parser.add_argument(
+        "--run",
+        metavar="ID",
+        help="with --export or --report only: which run (default: the newest)",
+    )
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="the report printed at the end"
+    )
+    parser.add_argument("--progress", choices=("auto", "always", "never"), default="auto")
+    add_index_options(parser, no_cache=False)
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.sources[:1] == ["bisect"]:
+        return _run_bisect(args)
+    from .canary import CanaryStore, export_rows
+
+    if not args.sources and args.top is None:
+        if args.export is None:
+            msg = "give a corpus (SOURCE... or --top N) with --baseline and --candidate"
+            raise UsageError(msg)
+        with CanaryStore(args.db, read_only=True) as store:
+            run_id = store.resolve_run(args.run)
+            count = export_rows(list(store.rows(run_id)), args.export)
+        sys.stderr.write(f"exported {count} rows of run {run_id} to {args.export}\n")
+        return 0
+    if not args.baseline or not args.candidate:
+        msg = "give both --baseline BACKEND and --candidate BACKEND"
+        raise UsageError(msg)
+    from .build import Limits
+    from .canary import CanaryOptions, parse_backend, parse_env, run_canary
+    from .scan.corpus import parse_versions
+
+    options = CanaryOptions(
+        baseline=parse_backend(
+            args.baseline, env=parse_env(args.baseline_env), cache_dir=args.cache_dir
+        ),
+        candidate=parse_backend(
+            args.candidate, env=parse_env(args.candidate_env), cache_dir=args.cache_dir
+        ),
+        db=args.db,
+        mode=args.mode,
+        all_backends=args.all_backends,
+        limits=Limits(timeout=float(args.timeout), memory=args.memory),
+        jobs=args.jobs,
+        sandbox=not args.no_sandbox,
+        versions=parse_versions(args.versions),
+        index_url=args.index_url,
+        cache_dir=args.cache_dir,
+        retry=("spurious", "prepare-fail", "error") if args.retry else (),
+        engine=args.engine,
+        scheduler=args.scheduler,
+    )
+    show = args.progress == "always" or (args.progress == "auto" and progress_enabled())
+    bar = _Bar() if show else None
+    try:
+        summary = run_canary(
+            args.sources, top=args.top, options=options, on_progress=bar.update if bar else None
+        )
+    finally:
+        if bar is not None:
+            bar.clear()
+    with CanaryStore(args.db, read_only=True) as store:
+        rows = list(store.rows(summary.run_id))
+        run = next(r for r in store.runs() if r["run_id"] == summary.run_id)
+    _print_report(rows, run, args.format)
+    sys.stderr.write(
+        f"built {summary.built} sdists in {summary.seconds:.1f} s"
+        + (f"; {summary.skipped} already done" if summary.skipped else "")
+        + f"; run {summary.run_id} in {summary.db}\n"
+    )
+    if args.export is not None:
+        count = export_rows(rows, args.export)
+        sys.stderr.write(f"exported {count} rows to {args.export}\n")
+    return 1 if summary.counts.get("regressed") else 0
+
+
+def _print_report(rows: list, run: dict, fmt: str) -> None:  # type: ignore[type-arg]
+    import json
+
+    from .report.canary import render_text, summarize
+
+    report = summarize(rows, run)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(report, indent=2, default=str) + "\n")
+    else:
+        sys.stdout.write(render_text(report))
+
+
+def format_progress(p: CanaryProgress) -> str:
+    counts = " ".join(f"{k} {v}" for k, v in p.counts.items() if v)
+    rate = p.done / p.elapsed if p.elapsed > 0 else 0.0
+    return f"built {p.done}/{p.total} ({rate:.2f}/s)  {counts}"
+
+
+class _Bar:
+    def __init__(self) -> None:
+        self.shown = False
+
+    def update(self, progress: CanaryProgress) -> None:
+        sys.stderr.write("\r\x1b[K" + format_progress(progress))
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _run_bisect(args: argparse.Namespace) -> int:
+    if len(args.sources) != 2 or not args.good or not args.bad:
+        msg = "write: sapper canary bisect TARGET --good VERSION --bad VERSION"
+        raise UsageError(msg)
+    from .build import Builder, Limits
+    from .canary.bisect import bisect, changelog_url, releases_between
+    from .canary.model import parse_env
+    from .pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
+
+    index = Index(
+        args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir or default_cache_dir()
+    )
+    target = Path(args.sources[1])
+    if not target.exists():
+        download = index.fetch(args.sources[1])
+        if download.path is None:  # pragma: no cover - the cache is always on here
+            msg = "bisect needs the download cache; do not disable it"
+            raise UsageError(msg)
+        target = download.path
+    files = index.sdists("setuptools")
+    releases = releases_between(
+        [f.version for f in files],
+        args.good,
+        args.bad,
+        yanked=[f.version for f in files if f.yanked],
+    )
+    if len(releases) < 2:
+        msg = f"no setuptools releases between {args.good} and {args.bad}"
+        raise UsageError(msg)
+    builder = Builder(
+        cache_dir=args.cache_dir,
+        index_url=args.index_url,
+        limits=Limits(timeout=float(args.timeout), memory=args.memory),
+        sandbox=not args.no_sandbox,
+    )
+    builder.check()
+    result = bisect(
+        target,
+        releases,
+        builder=builder,
+        mode=args.mode,
+        env=parse_env(args.candidate_env),
+        on_step=_show_step,
+    )
+    if not result.changes:
+        sys.stdout.write(
+            f"{target.name}: the outcome is the same in every release built between "
+            f"{result.good} and {result.bad}\n"
+        )
+        return 0
+    how = "every release built" if result.exhaustive else "binary search"
+    sys.stdout.write(f"{target.name}: outcome changes ({how}):\n")
+    for version, before, after in result.changes:
+        sys.stdout.write(f"  {version}: {before} -> {after}  {changelog_url(version)}\n")
+    if result.exhaustive and len(result.changes) > 1:
+        sys.stdout.write("  the outcome changed and changed back: the history is not monotone\n")
+    return 0
+
+
+def _show_step(step: Any) -> None:
+    detail = f" ({step.signature})" if step.signature else ""
+    sys.stderr.write(f"  setuptools {step.version}: {step.outcome}{detail}\n")

@@ -1,0 +1,152 @@
+"""The ``sapper wheelhouse`` sub-command: audit, build what needs building in the sandbox with
+a setuptools that works, fetch the other wheels, verify offline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ._cli_audit import add_audit_target_options
+from ._cli_common import positive_int, progress_enabled
+
+__all__ = ["add_parser"]
+
+_EPILOG = """\
+Then install offline:  pip install --no-index --find-links DIR -r requirements.txt
+
+Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, files and
+processes); the build requirements' wheels are fetched once into sapper's cache.
+
+exit codes:
+  0  every distribution is in DIR and the set installed offline from it
+  1  something could not be built or downloaded, or the offline install failed
+  2  usage error
+  3  the sandbox is not available (use --no-sandbox to build unconfined)
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "wheelhouse",
+        help="build wheels for an input's sdists with a setuptools that works",
+        description=(
+            "Audit INPUT as `sapper audit` does, then build a wheel for every distribution "
+            "an installer would build from source, pinning setuptools to the newest release "
+            "sapper found good for it, fill DIR with the wheels of everything else, and "
+            "check that the set installs offline from DIR into a fresh environment."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_audit_target_options(parser, target=False)
+    parser.add_argument("-o", "--output", metavar="DIR", type=Path, required=True)
+    parser.add_argument(
+        "--complete",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also download the wheels of the distributions that need no build (default on)",
+    )
+    parser.add_argument(
+        "--verify",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="install the set offline from DIR into a fresh environment (default on)",
+    )
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        type=positive_int,
+        default=600,
+        help="wall-clock limit per build hook (default 600)",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="build without bubblewrap (caps and timeout still apply); only for trusted sdists",
+    )
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ._exceptions import SandboxError
+    from .audit import audit
+    from .audit.wheelhouse import build_wheelhouse
+    from .build import Builder, Limits
+    from .pypi import DEFAULT_INDEX_URL, Index
+
+    builder = Builder(
+        cache_dir=args.cache_dir,
+        index_url=args.index_url,
+        limits=Limits(timeout=args.timeout),
+        sandbox=not args.no_sandbox,
+    )
+    try:
+        builder.check()
+    except SandboxError as exc:
+        sys.stderr.write(f"sapper: error: {exc}\n")
+        return 3
+    show = progress_enabled()
+
+    def progress(i: int, total: int, name: str) -> None:
+        if show:
+            sys.stderr.write(f"\r\x1b[K{i + 1}/{total} {name}")
+            sys.stderr.flush()
+
+    report = audit(
+        args.input,
+        index_url=args.index_url,
+        no_index=args.no_index,
+        find_links=[str(Path(p).resolve()) for p in args.find_links],
+        only_binary=args.only_binary,
+        no_binary=args.no_binary,
+        enforce_deprecations=args.enforce_deprecations,
+        cache_dir=args.cache_dir,
+        on_package=progress,
+    )
+    index = Index(args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir)
+    try:
+        result = build_wheelhouse(
+            report,
+            args.output,
+            builder=builder,
+            index=index,
+            complete=args.complete,
+            verify=args.verify,
+            on_item=progress,
+        )
+    finally:
+        if show:
+            sys.stderr.write("\r\x1b[K")
+    out = sys.stdout
+    width = max((len(f"{i.name} {i.version}") for i in result.items), default=10)
+    for item in result.items:
+        label = f"{item.name} {item.version}".ljust(width)
+        out.write(f"{label}  {item.action:<10}  {item.wheel or '-'}  {item.reason}\n")
+    built = sum(i.action == "built" for i in result.items)
+    fetched = sum(i.action == "downloaded" for i in result.items)
+    out.write(
+        f"\n{result.directory}: {built} built, {fetched} downloaded, "
+        f"{len(result.failed)} could not be built or downloaded.\n"
+    )
+    if result.verified is True:
+        out.write(
+            f"Verified: the set installs offline (pip install --no-index --find-links "
+            f"{result.directory} ...).\n"
+        )
+    elif result.verified is False:
+        out.write("The offline install from the directory FAILED:\n" + result.verify_log + "\n")
+    from .audit.verdicts import next_release
+    from .versions import catalogue
+
+    for item in result.items:
+        if item.beyond_static and item.setuptools:
+            upper = next_release(catalogue(), item.setuptools)
+            out.write(
+                f"note: {item.name} {item.version} needed setuptools {item.setuptools}, older "
+                "than sapper's static verdict; for uv or Poetry constrain it with "
+                f"`setuptools<{upper}` instead of the line `sapper audit --emit` wrote.\n"
+            )
+    if result.failed or result.verified is False:
+        return 1
+    return 0

@@ -1,0 +1,302 @@
+"""Build constraints for pip, uv and Poetry, planned from audit verdicts.
+
+pip's ``--build-constraint`` file and uv's ``--build-constraint`` file are *global*: one
+``setuptools`` line constrains every isolated build. :func:`plan_constraints` looks for the
+loosest ``setuptools<X`` under which every sdist that gets built still gets a good setuptools
+(pip and uv install the newest release that the sdist's ``build-system.requires`` and the
+constraint both admit). When no single line serves them all, the needs *conflict*: the plan
+names the groups that can share a line, keeps only a line that breaks no package building
+today, and the wheelhouse route (``sapper wheelhouse``) builds each one with its own
+setuptools. uv's ``[tool.uv.extra-build-dependencies]`` and Poetry's
+``[tool.poetry.build-constraints]`` are per package, so they never conflict.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from .._version import __version__
+from ..versions import Catalogue, catalogue
+from .verdicts import admissible
+
+if TYPE_CHECKING:
+    from . import AuditReport, PackageAudit
+
+__all__ = [
+    "ConstraintGroup",
+    "ConstraintPlan",
+    "EmitFormat",
+    "emit",
+    "plan_constraints",
+]
+
+EmitFormat = Literal["pip", "uv", "poetry"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConstraintGroup:
+    """Packages that one global constraint line serves together."""
+
+    #: ``setuptools<X``, or None: the newest setuptools serves them.
+    constraint: str | None
+    #: ``name==version`` of each member.
+    packages: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConstraintPlan:
+    """What one global build-constraints file can and cannot do for an audit."""
+
+    #: The global line to emit (None: nothing to emit).
+    constraint: str | None
+    #: No single line serves every package built from source.
+    conflict: bool
+    #: Groups that can share one line (only meaningful when ``conflict``).
+    groups: tuple[ConstraintGroup, ...]
+    #: Packages failing today that ``constraint`` makes build.
+    fixed: tuple[str, ...]
+    #: Packages failing today that ``constraint`` leaves failing.
+    unfixed: tuple[str, ...]
+    #: Packages that fail with every setuptools their build-system.requires admits.
+    unbuildable: tuple[str, ...]
+
+
+def _label(p: PackageAudit) -> str:
+    return f"{p.name}=={p.version}"
+
+
+def _working_uppers(
+    p: PackageAudit, uppers: Sequence[str | None], cat: Catalogue, python: str
+) -> set[str | None]:
+    """The ``X`` of every ``setuptools<X`` (None: no constraint) under which ``p`` gets a
+    good setuptools: the newest release its build-system.requires admits below ``X``."""
+    from packaging.specifiers import SpecifierSet
+
+    from ..versions import contains
+
+    assert p.verdict is not None
+    requires = SpecifierSet(p.verdict.requires) if p.verdict.requires else None
+    allowed = admissible(cat, requires, python)  # ascending
+    good = {v for v in allowed if contains(p.verdict.good, v)}
+    position = {v: i for i, v in enumerate(cat.universe)}
+    ranks = [position[v] for v in allowed]
+    out: set[str | None] = set()
+    for upper in uppers:
+        limit = len(cat.universe) if upper is None else position[upper]
+        i = bisect.bisect_left(ranks, limit)
+        if i and allowed[i - 1] in good:
+            out.add(upper)
+    return out
+
+
+def plan_constraints(report: AuditReport) -> ConstraintPlan:
+    """The best global ``setuptools`` build constraint for the sdists ``report`` builds."""
+    cat = catalogue()
+    python = report.target_python
+    built = [
+        p
+        for p in report.packages
+        if p.source == "sdist" and p.verdict is not None and p.verdict.outcome != "unknown"
+    ]
+    unbuildable = tuple(_label(p) for p in built if p.verdict is not None and not p.verdict.good)
+    members = [p for p in built if p.verdict is not None and p.verdict.good]
+    failing = [p for p in members if p.verdict is not None and p.verdict.outcome == "fails"]
+    if not failing:
+        return ConstraintPlan(
+            constraint=None,
+            conflict=False,
+            groups=(),
+            fixed=(),
+            unfixed=(),
+            unbuildable=unbuildable,
+        )
+    uppers: list[str | None] = [None, *reversed(cat.universe)]
+    works = {_label(p): _working_uppers(p, uppers, cat, python) for p in members}
+    order = {u: i for i, u in enumerate(uppers)}  # 0 = loosest
+    common = set.intersection(*works.values()) if works else set()
+    if common:
+        best = min(common, key=order.__getitem__)
+        return ConstraintPlan(
+            constraint=f"setuptools<{best}" if best else None,
+            conflict=False,
+            groups=(
+                ConstraintGroup(
+                    constraint=f"setuptools<{best}" if best else None, packages=tuple(works)
+                ),
+            ),
+            fixed=tuple(_label(p) for p in failing),
+            unfixed=(),
+            unbuildable=unbuildable,
+        )
+    # Conflict: group greedily, loosest needs first.
+    groups: list[tuple[set[str | None], list[str]]] = []
+    for label in sorted(works, key=lambda k: min(order[u] for u in works[k])):
+        for shared, names in groups:
+            if shared & works[label]:
+                shared.intersection_update(works[label])
+                names.append(label)
+                break
+        else:
+            groups.append((set(works[label]), [label]))
+    # The line to emit: breaks nothing that builds today, fixes as many failing as it can.
+    today_ok = [
+        _label(p) for p in members if p.verdict is not None and p.verdict.outcome == "builds"
+    ]
+    safe = [u for u in uppers if all(u in works[k] for k in today_ok)]
+    fail_labels = [_label(p) for p in failing]
+    chosen = max(safe, key=lambda u: (sum(u in works[k] for k in fail_labels), -order[u]))
+    fixed = tuple(k for k in fail_labels if chosen in works[k])
+    return ConstraintPlan(
+        constraint=f"setuptools<{chosen}" if chosen and fixed else None,
+        conflict=True,
+        groups=tuple(
+            ConstraintGroup(
+                constraint=_line(min(shared, key=order.__getitem__)),
+                packages=tuple(names),
+            )
+            for shared, names in groups
+        ),
+        fixed=fixed if chosen else (),
+        unfixed=tuple(k for k in fail_labels if not (chosen and chosen in works[k])),
+        unbuildable=unbuildable,
+    )
+
+
+def _line(upper: str | None) -> str | None:
+    return f"setuptools<{upper}" if upper else None
+
+
+def _header(report: AuditReport, what: str, usage: Sequence[str], fmt: str) -> list[str]:
+    return [
+        f"# {what}, written by sapper {__version__} (sapper audit {report.input} --emit {fmt}).",
+        f"# Target: {report.target}. Each line below says which audited sdist needs it and why:",
+        "# sapper read the sdist statically (it never runs setup.py) and found the setuptools",
+        "# removals named by rule code (`sapper rule CODE` explains one).",
+        *(f"# {line}" for line in usage),
+        "#",
+    ]
+
+
+def _why(p: PackageAudit) -> str:
+    v = p.verdict
+    assert v is not None
+    return (
+        f"{p.name} {p.version} fails with setuptools {v.today} ({', '.join(v.because)}); "
+        f"newest good release {v.newest_good}"
+    )
+
+
+def _fixable(report: AuditReport) -> list[PackageAudit]:
+    return [
+        p
+        for p in report.packages
+        if p.source == "sdist" and p.verdict is not None and p.verdict.constraint
+    ]
+
+
+def emit(report: AuditReport, fmt: EmitFormat) -> dict[str, str]:
+    """The files for ``fmt``: ``{"main": text}`` and, for uv without conflict, also
+    ``{"build-constraints": text}`` (the global file for ``uv ... --build-constraint``)."""
+    plan = plan_constraints(report)
+    if fmt == "pip":
+        return {"main": _pip_text(report, plan, "pip")}
+    if fmt == "uv":
+        out = {"main": _uv_text(report, plan)}
+        if not plan.conflict:
+            out["build-constraints"] = _pip_text(report, plan, "uv")
+        return out
+    return {"main": _poetry_text(report)}
+
+
+def _conflict_lines(plan: ConstraintPlan) -> list[str]:
+    if not plan.conflict:
+        return []
+    lines = [
+        "# CONFLICT: no single setuptools constraint serves every sdist built from source.",
+        "# Groups that can share one line:",
+    ]
+    for i, group in enumerate(plan.groups, start=1):
+        need = group.constraint or "the newest setuptools (no constraint)"
+        lines.append(f"#   group {i} ({need}): {', '.join(group.packages)}")
+    if plan.unfixed:
+        lines.append(f"# Left failing by this file: {', '.join(plan.unfixed)}.")
+    lines.append(
+        "# Build them apart instead: `sapper wheelhouse INPUT -o DIR` builds each with its own"
+    )
+    lines.append("# setuptools, then install with --no-index --find-links DIR.")
+    lines.append("#")
+    return lines
+
+
+def _pip_text(report: AuditReport, plan: ConstraintPlan, tool: str) -> str:
+    usage = (
+        [
+            f"Use: pip install --build-constraint THIS_FILE -r {report.input}  (pip >= 25.3).",
+            "pip applies it to every isolated build: it is global, not per package.",
+        ]
+        if tool == "pip"
+        else [
+            f"Use: uv pip install --build-constraint THIS_FILE -r {report.input}",
+            "(or UV_BUILD_CONSTRAINT); uv applies it to every build: global, not per package.",
+        ]
+    )
+    lines = _header(report, f"Build constraints for {tool}", usage, tool)
+    lines += _conflict_lines(plan)
+    if plan.constraint is None:
+        lines.append(
+            "# Nothing to constrain: every sdist built from source gets a good setuptools today."
+            if not plan.conflict
+            else "# No line is written: every candidate would break a package that builds today."
+        )
+        return "\n".join(lines) + "\n"
+    by_label = {_label(p): p for p in report.packages}
+    for label in plan.fixed:
+        lines.append(f"# {_why(by_label[label])}")
+    lines.append(plan.constraint)
+    return "\n".join(lines) + "\n"
+
+
+def _toml_key(name: str) -> str:
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else f'"{name}"'
+
+
+def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
+    usage = [
+        "Paste the table into pyproject.toml, or into uv.toml as a top-level",
+        "[extra-build-dependencies] table; `uv sync`, `uv lock` and `uv pip install` read it",
+        "from the directory they run in. uv adds each requirement to the build environment",
+        "of that package only, next to its build-system.requires, so `setuptools<X` caps",
+        "setuptools for that package alone.",
+    ]
+    if not plan.conflict and plan.constraint:
+        usage.append(
+            "The global alternative (uv pip install --build-constraint FILE) is the "
+            ".build-constraints.txt file written next to this one."
+        )
+    lines = _header(report, "Per-package build dependencies for uv", usage, "uv")
+    lines.append("[tool.uv.extra-build-dependencies]")
+    for p in _fixable(report):
+        assert p.verdict is not None
+        lines.append(f"# {_why(p)}")
+        lines.append(f'{_toml_key(p.name)} = ["{p.verdict.constraint}"]')
+    return "\n".join(lines) + "\n"
+
+
+def _poetry_text(report: AuditReport) -> str:
+    usage = [
+        "Paste the table into pyproject.toml (Poetry >= 2.3). Poetry applies each entry to",
+        "the build environment of that one dependency.",
+    ]
+    lines = _header(report, "Per-package build constraints for Poetry", usage, "poetry")
+    lines.append("[tool.poetry.build-constraints]")
+    for p in _fixable(report):
+        assert p.verdict is not None and p.verdict.constraint
+        spec = p.verdict.constraint.removeprefix("setuptools")
+        lines.append(f"# {_why(p)}")
+        lines.append(f'{_toml_key(p.name)} = {{ setuptools = "{spec}" }}')
+    return "\n".join(lines) + "\n"

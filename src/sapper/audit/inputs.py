@@ -1,0 +1,735 @@
+"""Read what ``sapper audit`` audits: requirements files, lock files and pip reports.
+
+Every format becomes an :class:`InputSet`: the distributions it names (:class:`Entry`),
+and, for requirements files, the pip options that change what gets installed
+(``--only-binary``, ``--no-binary``, ``--pre``, index URLs, constraints).
+
+* Requirements files are read the way pip reads them: comments, ``\\`` continuations,
+  ``${VAR}`` expansion, ``-r``/``-c`` nesting relative to the including file, per-line
+  ``--hash`` options. Versions are not resolved here (see :mod:`sapper.audit.resolve`).
+* Lock files (PEP 751 ``pylock.toml``, ``uv.lock``, ``poetry.lock``) and the JSON of
+  ``pip install --dry-run --report`` name exact releases and the files an installer may
+  choose from, so no index is needed for them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from .._exceptions import UsageError
+
+__all__ = [
+    "Entry",
+    "FileRef",
+    "FormatControl",
+    "InputFormat",
+    "InputSet",
+    "detect_format",
+    "read_input",
+]
+
+InputFormat = Literal["requirements", "pylock", "uv.lock", "poetry.lock", "pip-report"]
+#: ``registry``: a release from an index; the others are not built from an index's sdist
+#: and are reported, not audited.
+EntryKind = Literal["registry", "url", "path", "vcs", "editable", "virtual"]
+
+_MAX_INPUT = 64 * 1024 * 1024
+_MAX_NESTING = 32
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileRef:
+    """One distribution file (wheel or sdist) that a lock, report or index lists."""
+
+    filename: str
+    url: str | None = None
+    sha256: str | None = None
+    requires_python: str | None = None
+    yanked: bool = False
+    size: int | None = None
+    upload_time: str | None = None
+
+    @property
+    def is_wheel(self) -> bool:
+        return self.filename.lower().endswith(".whl")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
+    """One distribution the input names."""
+
+    name: str
+    #: The exact version (locks, reports, ``==`` pins); None when an index must decide.
+    version: str | None = None
+    #: The version specifier as written (``""`` for none).
+    specifier: str = ""
+    marker: str | None = None
+    kind: EntryKind = "registry"
+    #: The files to choose from when the input lists them (locks, reports); None: the index.
+    files: tuple[FileRef, ...] | None = None
+    #: ``--hash`` values of a requirements line (``sha256:...``).
+    hashes: tuple[str, ...] = ()
+    #: Where in the input this entry comes from (``requirements.txt:3``).
+    origin: str = ""
+    #: The URL or path of a direct reference (kind ``url``, ``path``, ``vcs``, ``editable``).
+    reference: str | None = None
+
+    @property
+    def key(self) -> str:
+        return canonicalize_name(self.name)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FormatControl:
+    """pip's ``--no-binary``/``--only-binary`` sets (canonical names, or ``:all:``)."""
+
+    no_binary: frozenset[str] = frozenset()
+    only_binary: frozenset[str] = frozenset()
+
+    def allows_wheels(self, name: str) -> bool:
+        key = canonicalize_name(name)
+        if key in self.only_binary:
+            return True
+        return not (key in self.no_binary or ":all:" in self.no_binary)
+
+    def allows_sdists(self, name: str) -> bool:
+        key = canonicalize_name(name)
+        if key in self.no_binary:
+            return True
+        return not (key in self.only_binary or ":all:" in self.only_binary)
+
+    def updated(self, option: Literal["no_binary", "only_binary"], value: str) -> FormatControl:
+        """Apply one ``--no-binary VALUE`` or ``--only-binary VALUE`` as pip does.
+
+        ``:all:`` replaces the set and clears the other one; ``:none:`` empties the set; a
+        name list adds the names and removes them from the other set.
+        """
+        mine = set(self.no_binary if option == "no_binary" else self.only_binary)
+        other = set(self.only_binary if option == "no_binary" else self.no_binary)
+        for raw in value.split(","):
+            item = raw.strip()
+            if not item:
+                continue
+            if item == ":all:":
+                mine = {":all:"}
+                other = set()
+            elif item == ":none:":
+                mine = set()
+            else:
+                key = canonicalize_name(item)
+                mine.add(key)
+                other.discard(key)
+        if option == "no_binary":
+            return FormatControl(no_binary=frozenset(mine), only_binary=frozenset(other))
+        return FormatControl(no_binary=frozenset(other), only_binary=frozenset(mine))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputSet:
+    """Everything one input file says about what to install."""
+
+    path: str
+    format: InputFormat
+    entries: tuple[Entry, ...]
+    #: Requirements from ``-c`` files: they narrow versions, they install nothing.
+    constraints: tuple[Entry, ...] = ()
+    format_control: FormatControl = field(default_factory=FormatControl)
+    index_url: str | None = None
+    extra_index_urls: tuple[str, ...] = ()
+    find_links: tuple[str, ...] = ()
+    pre: bool = False
+    #: Lines or entries that were skipped, with the reason (``requirements.txt:7: ...``).
+    notes: tuple[str, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """Whether the input pins exact releases (every format but requirements files)."""
+        return self.format != "requirements"
+
+
+def detect_format(path: Path, head: bytes) -> InputFormat:
+    """Tell the format of an input from its name, then its first bytes."""
+    name = path.name.lower()
+    if name == "uv.lock":
+        return "uv.lock"
+    if name == "poetry.lock":
+        return "poetry.lock"
+    if name == "pylock.toml" or (name.startswith("pylock.") and name.endswith(".toml")):
+        return "pylock"
+    text = head.lstrip()
+    if name.endswith(".json") or text.startswith(b"{"):
+        return "pip-report"
+    if name.endswith((".toml", ".lock")):
+        if re.search(rb"(?m)^lock-version\s*=", head):
+            return "pylock"
+        if b"@generated by Poetry" in head or re.search(rb"(?m)^content-hash\s*=", head):
+            return "poetry.lock"
+        if re.search(rb"(?m)^\[\[package\]\]", head) and re.search(rb"(?m)^version\s*=\s*1", head):
+            return "uv.lock"
+    return "requirements"
+
+
+def read_input(path: str | Path, *, environ: Mapping[str, str] | None = None) -> InputSet:
+    """Read one input file, detecting its format; raise UsageError when it is unusable."""
+    file = Path(path)
+    data = _read_bytes(file)
+    kind = detect_format(file, data[:4096])
+    if kind == "requirements":
+        return _read_requirements(file, environ=os.environ if environ is None else environ)
+    text = _decode(file, data)
+    if kind == "pip-report":
+        return _read_pip_report(file, text)
+    table = _toml(file, text)
+    if kind == "pylock":
+        return _read_pylock(file, table)
+    if kind == "uv.lock":
+        return _read_uv_lock(file, table)
+    return _read_poetry_lock(file, table)
+
+
+# -- common ------------------------------------------------------------------------------
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(_MAX_INPUT + 1)
+    except FileNotFoundError:
+        msg = f"{path}: no such file; give a requirements file, a lock file or a pip report"
+        raise UsageError(msg) from None
+    except OSError as exc:
+        msg = f"{path}: cannot be read ({exc.strerror or exc})"
+        raise UsageError(msg) from None
+    if len(data) > _MAX_INPUT:
+        msg = f"{path}: larger than {_MAX_INPUT // (1024 * 1024)} MiB; not an input sapper reads"
+        raise UsageError(msg)
+    return data
+
+
+def _decode(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        msg = f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})"
+        raise UsageError(msg) from None
+
+
+def _toml(path: Path, text: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = f"{path}: invalid TOML ({exc})"
+        raise UsageError(msg) from None
+
+
+def _sha256_of(value: object) -> str | None:
+    """``sha256:HEX`` / ``sha256=HEX`` / ``{sha256 = HEX}`` -> lower-case HEX."""
+    if isinstance(value, Mapping):
+        got = value.get("sha256")
+        return got.lower() if isinstance(got, str) else None
+    if isinstance(value, str):
+        algo, sep, digest = value.replace("=", ":", 1).partition(":")
+        if sep and algo.lower() == "sha256":
+            return digest.lower()
+    return None
+
+
+def _basename(url: str) -> str:
+    from urllib.parse import unquote, urlsplit
+
+    return unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+
+
+def _malformed(path: Path, what: str) -> UsageError:
+    return UsageError(f"{path}: {what}; is it really this format?")
+
+
+# -- requirements files -------------------------------------------------------------------
+
+_ENV_VAR = re.compile(r"\$\{([A-Z0-9_]+)\}")
+_COMMENT = re.compile(r"(^|\s+)#.*$")
+_VCS = ("git+", "hg+", "svn+", "bzr+")
+
+
+@dataclass
+class _ReqState:
+    entries: list[Entry] = field(default_factory=list)
+    constraints: list[Entry] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    control: FormatControl = field(default_factory=FormatControl)
+    index_url: str | None = None
+    extra: list[str] = field(default_factory=list)
+    find_links: list[str] = field(default_factory=list)
+    pre: bool = False
+    seen: set[Path] = field(default_factory=set)
+
+
+def _logical_lines(text: str, environ: Mapping[str, str]) -> Iterator[tuple[int, str]]:
+    """Yield (first line number, line) as pip's ``preprocess`` does: join continuations,
+    drop comments, expand ``${VAR}``."""
+    pending: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not pending:
+            start = number
+        line = raw
+        if line.endswith("\\") and not _COMMENT.search(line[:-1]):
+            pending.append(line[:-1])
+            continue
+        pending.append(line)
+        joined = "".join(pending)
+        pending = []
+        joined = _COMMENT.sub("", joined).strip()
+        if not joined:
+            continue
+        joined = _ENV_VAR.sub(lambda m: environ.get(m.group(1), m.group(0)), joined)
+        yield start, joined
+    if pending:
+        joined = _COMMENT.sub("", "".join(pending)).strip()
+        if joined:
+            yield start, joined
+
+
+def _read_requirements(path: Path, *, environ: Mapping[str, str]) -> InputSet:
+    state = _ReqState()
+    _read_req_file(path, state, environ=environ, constraint=False, depth=0)
+    return InputSet(
+        path=str(path),
+        format="requirements",
+        entries=tuple(state.entries),
+        constraints=tuple(state.constraints),
+        format_control=state.control,
+        index_url=state.index_url,
+        extra_index_urls=tuple(state.extra),
+        find_links=tuple(state.find_links),
+        pre=state.pre,
+        notes=tuple(state.notes),
+    )
+
+
+def _split_option(token: str, tokens: list[str]) -> tuple[str, str | None]:
+    """``--opt=value`` / ``--opt value`` / ``-rfile`` -> (option, value)."""
+    if token.startswith("--"):
+        name, eq, value = token.partition("=")
+        if eq:
+            return name, value
+        return name, tokens.pop(0) if tokens else None
+    name, rest = token[:2], token[2:]
+    if rest:
+        return name, rest.lstrip("=")
+    return name, tokens.pop(0) if tokens else None
+
+
+_VALUE_OPTIONS = {
+    "-r": "requirement",
+    "--requirement": "requirement",
+    "-c": "constraint",
+    "--constraint": "constraint",
+    "-e": "editable",
+    "--editable": "editable",
+    "-i": "index_url",
+    "--index-url": "index_url",
+    "--extra-index-url": "extra_index_url",
+    "-f": "find_links",
+    "--find-links": "find_links",
+    "--no-binary": "no_binary",
+    "--only-binary": "only_binary",
+    "--trusted-host": "ignored",
+    "--use-feature": "ignored",
+    "--config-settings": "ignored",
+}
+_FLAG_OPTIONS = {
+    "--pre": "pre",
+    "--no-index": "no_index",
+    "--prefer-binary": "prefer_binary",
+    "--require-hashes": "ignored",
+}
+
+
+def _read_req_file(
+    path: Path,
+    state: _ReqState,
+    *,
+    environ: Mapping[str, str],
+    constraint: bool,
+    depth: int,
+) -> None:
+    if depth > _MAX_NESTING:
+        msg = f"{path}: -r/-c nesting deeper than {_MAX_NESTING} levels (a cycle?)"
+        raise UsageError(msg)
+    resolved = path.resolve()
+    if resolved in state.seen:
+        return
+    state.seen.add(resolved)
+    text = _decode(path, _read_bytes(path))
+    for number, line in _logical_lines(text, environ):
+        where = f"{path}:{number}"
+        if line.startswith("-"):
+            tokens = shlex.split(line, posix=True)
+            token = tokens.pop(0)
+            option, value = _split_option(token, tokens)
+            kind = _VALUE_OPTIONS.get(option) or _FLAG_OPTIONS.get(option)
+            if kind is None:
+                state.notes.append(f"{where}: option {option} ignored (sapper does not model it)")
+                continue
+            if option in _VALUE_OPTIONS and value is None:
+                msg = f"{where}: {option} needs a value"
+                raise UsageError(msg)
+            _apply_option(kind, value, where, path, state, environ, constraint, depth)
+            continue
+        entry = _requirement_line(line, where, path)
+        if entry is None:
+            state.notes.append(f"{where}: not a requirement pip would accept: {line!r}")
+            continue
+        (state.constraints if constraint else state.entries).append(entry)
+
+
+def _apply_option(  # noqa: PLR0917 - one call site, all of the reader's state
+    kind: str,
+    value: str | None,
+    where: str,
+    path: Path,
+    state: _ReqState,
+    environ: Mapping[str, str],
+    constraint: bool,
+    depth: int,
+) -> None:
+    assert value is not None or kind in _FLAG_OPTIONS.values()
+    if kind in ("requirement", "constraint"):
+        assert value is not None
+        if "://" in value:
+            state.notes.append(f"{where}: remote file {value} not read (local files only)")
+            return
+        nested = path.parent / value
+        _read_req_file(
+            nested,
+            state,
+            environ=environ,
+            constraint=constraint or kind == "constraint",
+            depth=depth + 1,
+        )
+    elif kind == "editable":
+        state.entries.append(
+            Entry(name=value or "", kind="editable", origin=where, reference=value)
+        )
+    elif kind == "index_url":
+        state.index_url = value
+    elif kind == "extra_index_url":
+        state.extra.append(value or "")
+    elif kind == "find_links":
+        assert value is not None
+        if "://" not in value:
+            value = str((path.parent / value).resolve())
+        state.find_links.append(value)
+    elif kind in ("no_binary", "only_binary"):
+        assert value is not None
+        state.control = state.control.updated(
+            "no_binary" if kind == "no_binary" else "only_binary", value
+        )
+    elif kind == "pre":
+        state.pre = True
+    elif kind == "no_index":
+        state.notes.append(f"{where}: --no-index noted; sapper still reads --find-links")
+        state.index_url = ""
+    elif kind == "prefer_binary":
+        state.notes.append(
+            f"{where}: --prefer-binary not modelled: sapper picks the newest release, "
+            "as pip does without it"
+        )
+
+
+def _requirement_line(line: str, where: str, path: Path) -> Entry | None:
+    """One requirement line with its per-line options (``--hash``)."""
+    hashes: list[str] = []
+    parts = re.split(r"\s+(?=--)", line)
+    spec = parts[0].strip()
+    for option in parts[1:]:
+        name, _, value = option.partition("=")
+        if not value:
+            name, _, value = option.partition(" ")
+        if name.strip() == "--hash":
+            hashes.append(value.strip())
+    if spec.startswith(_VCS):
+        return Entry(name=spec, kind="vcs", origin=where, reference=spec)
+    if (
+        spec.startswith((".", "/"))
+        or "://" in spec.split("@", 1)[0]
+        or (path.parent / spec).exists()
+    ):
+        kind: EntryKind = "url" if "://" in spec else "path"
+        return Entry(name=spec, kind=kind, origin=where, reference=spec)
+    try:
+        req = Requirement(spec)
+    except InvalidRequirement:
+        return None
+    marker = str(req.marker) if req.marker else None
+    if req.url:
+        kind = "vcs" if req.url.startswith(_VCS) else "url"
+        return Entry(name=req.name, kind=kind, marker=marker, origin=where, reference=req.url)
+    specifier = str(req.specifier)
+    pins = [s for s in req.specifier if s.operator in ("==", "===") and "*" not in s.version]
+    return Entry(
+        name=req.name,
+        version=pins[0].version if len(pins) == 1 and len(req.specifier) == 1 else None,
+        specifier=specifier,
+        marker=marker,
+        hashes=tuple(hashes),
+        origin=where,
+    )
+
+
+# -- pip install --report -----------------------------------------------------------------
+
+
+def _read_pip_report(path: Path, text: str) -> InputSet:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        msg = f"{path}: not JSON ({exc})"
+        raise UsageError(msg) from None
+    if not isinstance(data, dict) or not isinstance(data.get("install"), list):
+        raise _malformed(path, "no 'install' list (expected `pip install --report` JSON)")
+    if str(data.get("version", "")) != "1":
+        msg = f"{path}: pip report version {data.get('version')!r}; sapper reads version 1"
+        raise UsageError(msg)
+    entries = []
+    for i, item in enumerate(data["install"]):
+        where = f"{path}:install[{i}]"
+        if not isinstance(item, dict):
+            raise _malformed(path, f"install[{i}] is not an object")
+        meta = item.get("metadata") or {}
+        info = item.get("download_info") or {}
+        name, version, url = meta.get("name"), meta.get("version"), info.get("url")
+        if not (isinstance(name, str) and isinstance(version, str) and isinstance(url, str)):
+            raise _malformed(path, f"install[{i}] lacks metadata.name/version or download_info.url")
+        if "vcs_info" in info:
+            entries.append(
+                Entry(name=name, version=version, kind="vcs", origin=where, reference=url)
+            )
+            continue
+        if "dir_info" in info:
+            editable = bool((info.get("dir_info") or {}).get("editable"))
+            kind: EntryKind = "editable" if editable else "path"
+            entries.append(
+                Entry(name=name, version=version, kind=kind, origin=where, reference=url)
+            )
+            continue
+        archive = info.get("archive_info") or {}
+        sha = _sha256_of(archive.get("hashes")) or _sha256_of(archive.get("hash"))
+        ref = FileRef(filename=_basename(url), url=url, sha256=sha)
+        entries.append(
+            Entry(
+                name=name,
+                version=version,
+                specifier=f"=={version}",
+                kind="url" if item.get("is_direct") else "registry",
+                files=(ref,),
+                origin=where,
+                reference=url if item.get("is_direct") else None,
+            )
+        )
+    return InputSet(path=str(path), format="pip-report", entries=tuple(entries))
+
+
+# -- PEP 751 pylock.toml ------------------------------------------------------------------
+
+
+_PYLOCK_DIRECT: tuple[tuple[str, EntryKind], ...] = (
+    ("vcs", "vcs"),
+    ("directory", "path"),
+    ("archive", "url"),
+)
+
+
+def _read_pylock(path: Path, data: dict[str, Any]) -> InputSet:
+    lock_version = str(data.get("lock-version", ""))
+    if not lock_version.startswith("1."):
+        msg = f"{path}: lock-version {lock_version!r}; sapper reads PEP 751 lock-version 1.x"
+        raise UsageError(msg)
+    packages = data.get("packages")
+    if not isinstance(packages, list):
+        raise _malformed(path, "no [[packages]] array")
+    entries = []
+    for i, pkg in enumerate(packages):
+        where = f"{path}:packages[{i}]"
+        name = pkg.get("name") if isinstance(pkg, dict) else None
+        if not isinstance(name, str):
+            raise _malformed(path, f"packages[{i}] has no name")
+        marker = pkg.get("marker") if isinstance(pkg.get("marker"), str) else None
+        version = pkg.get("version") if isinstance(pkg.get("version"), str) else None
+        for key, kind in _PYLOCK_DIRECT:
+            if isinstance(pkg.get(key), dict):
+                ref = pkg[key].get("url") or pkg[key].get("path")
+                entries.append(
+                    Entry(
+                        name=name,
+                        version=version,
+                        kind=kind,
+                        marker=marker,
+                        origin=where,
+                        reference=str(ref),
+                    )
+                )
+                break
+        else:
+            files: list[FileRef] = []
+            requires_python = pkg.get("requires-python")
+            rp = requires_python if isinstance(requires_python, str) else None
+            sdist = pkg.get("sdist")
+            wheels = pkg.get("wheels") or []
+            for item in [*([sdist] if isinstance(sdist, dict) else []), *wheels]:
+                if not isinstance(item, dict):
+                    continue
+                url = item.get("url") or item.get("path")
+                filename = item.get("name") or (_basename(url) if isinstance(url, str) else None)
+                if not isinstance(filename, str):
+                    raise _malformed(path, f"packages[{i}] has a file with neither name nor url")
+                files.append(
+                    FileRef(
+                        filename=filename,
+                        url=url if isinstance(url, str) else None,
+                        sha256=_sha256_of(item.get("hashes")),
+                        requires_python=rp,
+                        size=item.get("size") if isinstance(item.get("size"), int) else None,
+                    )
+                )
+            entries.append(
+                Entry(
+                    name=name,
+                    version=version,
+                    specifier=f"=={version}" if version else "",
+                    marker=marker,
+                    files=tuple(files),
+                    origin=where,
+                )
+            )
+    return InputSet(path=str(path), format="pylock", entries=tuple(entries))
+
+
+# -- uv.lock -------------------------------------------------------------------------------
+
+
+def _read_uv_lock(path: Path, data: dict[str, Any]) -> InputSet:
+    packages = data.get("package")
+    if not isinstance(packages, list):
+        raise _malformed(path, "no [[package]] array")
+    entries = []
+    notes = []
+    for i, pkg in enumerate(packages):
+        where = f"{path}:package[{i}]"
+        name, version = pkg.get("name"), pkg.get("version")
+        if not isinstance(name, str):
+            raise _malformed(path, f"package[{i}] has no name")
+        source = pkg.get("source") or {}
+        version = version if isinstance(version, str) else None
+        if "registry" not in source:
+            kind: EntryKind = (
+                "virtual"
+                if "virtual" in source
+                else "editable"
+                if "editable" in source
+                else "vcs"
+                if "git" in source
+                else "url"
+                if "url" in source
+                else "path"
+            )
+            if kind == "virtual":
+                notes.append(f"{where}: {name} is the project itself (virtual); not audited")
+            ref = next((str(v) for v in source.values()), None)
+            entries.append(
+                Entry(name=name, version=version, kind=kind, origin=where, reference=ref)
+            )
+            continue
+        files = []
+        sdist = pkg.get("sdist")
+        for item in [*([sdist] if isinstance(sdist, dict) else []), *(pkg.get("wheels") or [])]:
+            url = item.get("url") or item.get("path") or item.get("filename")
+            if not isinstance(url, str):
+                continue
+            files.append(
+                FileRef(
+                    filename=item.get("filename") or _basename(url),
+                    url=url if "://" in url else None,
+                    sha256=_sha256_of(item.get("hash")),
+                    size=item.get("size") if isinstance(item.get("size"), int) else None,
+                    upload_time=item.get("upload-time"),
+                )
+            )
+        entries.append(
+            Entry(
+                name=name,
+                version=version,
+                specifier=f"=={version}" if version else "",
+                files=tuple(files),
+                origin=where,
+            )
+        )
+    return InputSet(path=str(path), format="uv.lock", entries=tuple(entries), notes=tuple(notes))
+
+
+# -- poetry.lock ---------------------------------------------------------------------------
+
+
+def _read_poetry_lock(path: Path, data: dict[str, Any]) -> InputSet:
+    packages = data.get("package")
+    if not isinstance(packages, list):
+        raise _malformed(path, "no [[package]] array")
+    entries = []
+    for i, pkg in enumerate(packages):
+        where = f"{path}:package[{i}]"
+        name, version = pkg.get("name"), pkg.get("version")
+        if not isinstance(name, str) or not isinstance(version, str):
+            raise _malformed(path, f"package[{i}] lacks name or version")
+        source = pkg.get("source") or {}
+        kind = source.get("type")
+        if kind in ("git", "directory", "file", "url"):
+            mapped: EntryKind = {"git": "vcs", "directory": "path", "file": "path"}.get(kind, "url")  # type: ignore[assignment]
+            entries.append(
+                Entry(
+                    name=name,
+                    version=version,
+                    kind=mapped,
+                    origin=where,
+                    reference=str(source.get("url")),
+                )
+            )
+            continue
+        markers = pkg.get("markers")
+        marker = markers if isinstance(markers, str) else None
+        rp = pkg.get("python-versions")
+        files = tuple(
+            FileRef(
+                filename=str(item.get("file")),
+                sha256=_sha256_of(item.get("hash")),
+                requires_python=rp if isinstance(rp, str) and rp != "*" else None,
+            )
+            for item in pkg.get("files") or []
+            if isinstance(item, dict) and item.get("file")
+        )
+        entries.append(
+            Entry(
+                name=name,
+                version=version,
+                specifier=f"=={version}",
+                marker=marker,
+                files=files,
+                origin=where,
+            )
+        )
+    return InputSet(path=str(path), format="poetry.lock", entries=tuple(entries))

@@ -1,0 +1,639 @@
+"""Build one sdist through its PEP 517 hooks, each hook in the sandbox: :class:`Builder`."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from .._exceptions import BuildError, SandboxError
+from ._capture import (
+    SITECUSTOMIZE,
+    BuildWarning,
+    HookEvents,
+    merge_warnings,
+    read_events,
+    signature,
+)
+from ._env import EnvironmentCache, Wheelhouse, base_prefix
+from ._sandbox import Limits, SandboxRun, run_sandboxed
+
+__all__ = ["BuildResult", "Builder", "Mode", "Outcome"]
+
+Mode = Literal["metadata", "wheel"]
+#: ``ok``; ``fail``: the backend raised or exited non-zero; ``spurious``: the sandbox or a
+#: cap ended it (timeout, memory, CPU, file size, processes, a network attempt, a write
+#: outside the build directory) — worth one retry; ``prepare-fail``: the sdist or its build
+#: requirements could not be fetched, unpacked or installed.
+Outcome = Literal["ok", "fail", "spurious", "prepare-fail"]
+
+_DEFAULT_REQUIRES = ("setuptools>=40.8.0",)
+_DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"
+_MAX_MEMBERS = 100_000
+_MAX_UNPACKED = 2 * 1024**3
+
+_NETWORK_RE = re.compile(
+    r"Network is unreachable|Temporary failure in name resolution|Name or service not known|"
+    r"No address associated with hostname|nodename nor servname|\[Errno -[235]\]|"
+    r"getaddrinfo failed|Errno 101\b|Errno 99\b|Connection refused",
+)
+_SANDBOX_RE = re.compile(r"Read-only file system|\[Errno 30\]")
+_PROCESSES_RE = re.compile(r"Resource temporarily unavailable|\[Errno 11\]|can't start new thread")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildResult:
+    """How one build of one sdist ended (picklable, plain values)."""
+
+    outcome: Outcome
+    mode: Mode
+    #: The hook that ended the build (``get_requires_for_build_wheel``,
+    #: ``prepare_metadata_for_build_wheel``, ``build_wheel``) or ``prepare``.
+    hook: str = ""
+    #: ``module.QualName`` of the exception (``SystemExit`` for a plain exit), for failures.
+    error_type: str | None = None
+    message: str | None = None
+    #: :func:`~sapper.build.signature` of the failure.
+    signature: str | None = None
+    #: For ``spurious``: timeout, memory, cpu, file-size, processes, network, sandbox, killed.
+    spurious_reason: str | None = None
+    #: The last lines of the failing hook's output (capped).
+    log_tail: str = ""
+    seconds: float = 0.0
+    warnings: tuple[BuildWarning, ...] = ()
+    #: The build backend and requirements the sdist declares, and those installed.
+    backend: str = ""
+    declared_requires: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    #: What ``get_requires_for_build_wheel`` added.
+    dynamic_requires: tuple[str, ...] = ()
+    #: The wheel (``--mode wheel``) or ``.dist-info`` directory name built.
+    artifact: str | None = None
+    #: Where the artifact was copied (``keep=``), else None.
+    artifact_path: str | None = None
+
+
+@dataclass(slots=True)
+class _Hooks:
+    """State of one build: the work directory and what each hook reported."""
+
+    workdir: Path
+    runs: list[tuple[str, SandboxRun, HookEvents]] = field(default_factory=list)
+
+
+class _HookFailed(Exception):
+    def __init__(self, run: SandboxRun) -> None:
+        super().__init__(f"hook exited {run.returncode}")
+        self.run = run
+
+
+class Builder:
+    """Builds sdists through their PEP 517 hooks, one hook per sandboxed process.
+
+    ``cache_dir`` holds the wheelhouse (``build/wheelhouse``) and the build environments
+    (``build/envs``); default: sapper's cache directory. ``online=False`` never fetches:
+    every wheel must already be in the wheelhouse. ``sandbox=False`` runs the hooks
+    unconfined (caps and timeout still apply). Instances are cheap and picklable; one may
+    serve many builds, also from several processes (environment creation is locked).
+    """
+
+    def __init__(
+        self,
+        *,
+        cache_dir: Path | None = None,
+        index_url: str | None = None,
+        limits: Limits | None = None,
+        sandbox: bool = True,
+        online: bool = True,
+        python: str | None = None,
+        work_root: Path | None = None,
+    ) -> None:
+        if cache_dir is None:
+            from ..pypi import default_cache_dir
+
+            cache_dir = default_cache_dir()
+        self.cache_dir = Path(cache_dir)
+        self.index_url = index_url
+        self.limits = limits or Limits()
+        self.sandbox = sandbox
+        self.online = online
+        self.python = python or sys.executable
+        self.work_root = work_root
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    @property
+    def wheelhouse(self) -> Wheelhouse:
+        return Wheelhouse(
+            self.cache_dir / "build" / "wheelhouse", index_url=self.index_url, online=self.online
+        )
+
+    @property
+    def environments(self) -> EnvironmentCache:
+        return EnvironmentCache(
+            self.cache_dir / "build" / "envs", self.wheelhouse, python=self.python
+        )
+
+    def check(self) -> None:
+        """Raise :class:`~sapper.SandboxError` unless the sandbox works (no-op without it)."""
+        if self.sandbox:
+            from ._sandbox import check_sandbox
+
+            check_sandbox()
+
+    def environment(self, requirements: Sequence[str]) -> Path:
+        """Fetch (when online) and create the environment for ``requirements``.
+
+        :raises BuildError: when a wheel cannot be fetched or installed.
+        """
+        self.wheelhouse.fetch(requirements)
+        return self.environments.get(requirements)
+
+    def _capture_dir(self) -> Path:
+        """The directory with sapper's ``sitecustomize`` (put on the hooks' PYTHONPATH) and
+        a copy of pyproject-hooks' in-process script (run by the build environment's
+        interpreter, which does not have pyproject-hooks)."""
+        path = self.cache_dir / "build" / "capture"
+        _write_if_changed(path / "sitecustomize.py", SITECUSTOMIZE)
+        _write_if_changed(path / "hooks" / "_in_process.py", _in_process_source())
+        return path
+
+    # -- the build ------------------------------------------------------------------------
+
+    def build(
+        self,
+        source: Path,
+        *,
+        mode: Mode = "metadata",
+        override: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        keep: Path | None = None,
+    ) -> BuildResult:
+        """Build ``source`` (an sdist archive or a source tree, which is copied first).
+
+        ``override`` replaces the build requirements of the same names (``setuptools==78.0.1``
+        pins setuptools whatever ``build-system.requires`` says), also those
+        ``get_requires_for_build_wheel`` returns. ``env`` adds variables to the hooks'
+        scrubbed environment (``SETUPTOOLS_ENFORCE_DEPRECATION=1``). ``keep``: a directory to
+        copy the built wheel (or ``.dist-info``) into.
+
+        Never raises for what the project does: every failure is a :class:`BuildResult`.
+
+        :raises SandboxError: when the sandbox is asked for and not available.
+        """
+        start = time.monotonic()
+        self.check()
+        root = self.work_root or Path(tempfile.gettempdir())
+        root.mkdir(parents=True, exist_ok=True)
+        workdir = Path(tempfile.mkdtemp(prefix="sapper-build-", dir=root))
+        try:
+            result = self._build(source, workdir, mode, override, dict(env or {}), keep)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return replace(result, seconds=round(time.monotonic() - start, 3))
+
+    def _build(  # noqa: PLR0917
+        self,
+        source: Path,
+        workdir: Path,
+        mode: Mode,
+        override: Sequence[str],
+        extra_env: dict[str, str],
+        keep: Path | None,
+    ) -> BuildResult:
+        from .._exceptions import SapperError
+
+        result = BuildResult(outcome="prepare-fail", mode=mode, hook="prepare")
+        try:
+            tree = _unpack(source, workdir / "src")
+            backend, backend_path, declared = _build_system(tree)
+        except (SapperError, OSError, ValueError) as exc:
+            return _prepare_fail(result, exc)
+        requires = tuple(_apply_override(declared, override))
+        result = replace(
+            result, backend=backend, declared_requires=tuple(declared), requires=requires
+        )
+        try:
+            env_dir = self.environment(requires)
+        except SapperError as exc:
+            return _prepare_fail(result, exc)
+        state = _Hooks(workdir=workdir)
+        out = workdir / "out"
+        out.mkdir()
+        for sub in ("home", "tmp"):
+            (workdir / sub).mkdir()
+
+        def caller(environment: Path) -> Any:
+            from pyproject_hooks import BuildBackendHookCaller
+
+            return BuildBackendHookCaller(
+                str(tree),
+                backend,
+                backend_path=backend_path,
+                runner=self._runner(state, environment, extra_env),
+                python_executable=str(environment / "bin" / "python"),
+            )
+
+        hook = "get_requires_for_build_wheel"
+        quiet = warnings.catch_warnings()
+        quiet.__enter__()
+        warnings.simplefilter("ignore")  # pyproject-hooks re-emits the backend's warnings
+        try:
+            dynamic = [str(r) for r in caller(env_dir).get_requires_for_build_wheel({})]
+            result = replace(result, hook=hook)
+            extra = tuple(_apply_override(dynamic, override, add=False))
+            if extra:
+                wanted = _union(requires, extra)
+                result = replace(result, dynamic_requires=extra, requires=wanted)
+                if wanted != requires:
+                    try:
+                        env_dir = self.environment(wanted)
+                    except SapperError as exc:
+                        return _prepare_fail(
+                            replace(result, warnings=_warnings(state)), exc, hook="prepare"
+                        )
+            if mode == "wheel":
+                hook = "build_wheel"
+                artifact = caller(env_dir).build_wheel(str(out), {})
+            else:
+                hook = "prepare_metadata_for_build_wheel"
+                artifact = caller(env_dir).prepare_metadata_for_build_wheel(str(out), {})
+        except Exception as exc:
+            return _failure(replace(result, hook=hook), state, exc, self.limits)
+        finally:
+            quiet.__exit__(None, None, None)
+        artifact = str(artifact)
+        kept = None
+        if keep is not None and (out / artifact).exists():
+            keep.mkdir(parents=True, exist_ok=True)
+            dest = keep / artifact
+            if (out / artifact).is_dir():
+                shutil.rmtree(dest, ignore_errors=True)
+                shutil.copytree(out / artifact, dest)
+            else:
+                shutil.copy2(out / artifact, dest)
+            kept = str(dest)
+        return replace(
+            result,
+            outcome="ok",
+            hook=hook,
+            warnings=_warnings(state),
+            artifact=artifact,
+            artifact_path=kept,
+        )
+
+    def _runner(self, state: _Hooks, env_dir: Path, extra_env: Mapping[str, str]) -> Any:
+        capture = self._capture_dir()
+
+        def run(
+            cmd: Sequence[str],
+            cwd: str | None = None,
+            extra_environ: Mapping[str, str] | None = None,
+        ) -> None:
+            hook = cmd[2] if len(cmd) > 2 else "hook"
+            control = Path(cmd[-1])
+            events = state.workdir / f".events-{len(state.runs)}.jsonl"
+            environ = {
+                "PATH": f"{env_dir / 'bin'}:/usr/local/bin:/usr/bin:/bin",
+                "HOME": str(state.workdir / "home"),
+                "TMPDIR": str(state.workdir / "tmp"),
+                "LANG": "C.UTF-8",
+                "LC_ALL": "C.UTF-8",
+                "PYTHONPATH": str(capture),
+                "PYTHONNOUSERSITE": "1",
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PIP_NO_INDEX": "1",
+                "SAPPER_BUILD_EVENTS": str(events),
+                **dict(extra_environ or {}),
+                **dict(extra_env),
+            }
+            cmd = [cmd[0], str(capture / "hooks" / "_in_process.py"), *cmd[2:]]
+            readonly = [env_dir, capture]
+            prefix = base_prefix(env_dir)
+            if prefix is not None and not str(prefix).startswith("/usr/"):
+                readonly.append(prefix)
+            sandbox_run = run_sandboxed(
+                cmd,
+                cwd=Path(cwd or state.workdir),
+                workdir=state.workdir,
+                env=environ,
+                readonly=readonly,
+                writable=[control],
+                limits=self.limits,
+                sandbox=self.sandbox,
+                log=state.workdir / f".log-{len(state.runs)}",
+            )
+            state.runs.append((hook, sandbox_run, read_events(events)))
+            if sandbox_run.returncode != 0 or sandbox_run.timed_out:
+                raise _HookFailed(sandbox_run)
+
+        return run
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _in_process_source() -> str:
+    from importlib import resources
+
+    script = resources.files("pyproject_hooks._in_process").joinpath("_in_process.py")
+    return script.read_text(encoding="utf-8")
+
+
+def _write_if_changed(target: Path, text: str) -> None:
+    with contextlib.suppress(OSError):
+        if target.read_text(encoding="utf-8") == text:
+            return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(0o644)
+    tmp.replace(target)
+    for parent in (target.parent, target.parent.parent):
+        with contextlib.suppress(OSError):
+            parent.chmod(0o755)
+
+
+def _warnings(state: _Hooks) -> tuple[BuildWarning, ...]:
+    return merge_warnings(*(events.warnings for _, _, events in state.runs))
+
+
+def _prepare_fail(result: BuildResult, exc: BaseException, *, hook: str = "prepare") -> BuildResult:
+    kind = type(exc).__name__
+    message = str(exc)
+    return replace(
+        result,
+        outcome="prepare-fail",
+        hook=hook,
+        error_type=kind,
+        message=message,
+        signature=signature(kind, message),
+    )
+
+
+def _last_line(output: str) -> str:
+    for line in reversed(output.strip().splitlines()):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _failure(result: BuildResult, state: _Hooks, exc: Exception, limits: Limits) -> BuildResult:
+    """Classify a failed hook: what raised, and whether the sandbox or a cap caused it."""
+    warnings = _warnings(state)
+    if not isinstance(exc, _HookFailed):
+        # pyproject-hooks' own errors: BackendUnavailable, HookMissing, UnsupportedOperation
+        if isinstance(exc, SandboxError):
+            raise exc
+        hooks_kind = f"pyproject_hooks.{type(exc).__name__}"
+        hooks_message = str(getattr(exc, "message", "") or exc) or type(exc).__name__
+        return replace(
+            result,
+            outcome="fail",
+            error_type=hooks_kind,
+            message=hooks_message[:4000],
+            signature=signature(hooks_kind, hooks_message),
+            log_tail=state.runs[-1][1].output[-4000:] if state.runs else "",
+            warnings=warnings,
+        )
+    run = exc.run
+    events = state.runs[-1][2] if state.runs else HookEvents()
+    tail = run.output[-4000:]
+    reason: str | None = None
+    kind = events.exception_type
+    message = events.exception_message
+    if run.timed_out and kind is not None and kind.endswith("BlockingIOError"):
+        # a process of the build could not fork any more, and the rest went on until killed
+        reason, kind = "processes", "ProcessLimit"
+        message = (
+            f"the build hit the process cap ({limits.processes}) and ran until the "
+            f"{limits.timeout:g} s timeout killed it"
+        )
+    elif run.timed_out:
+        reason, kind = "timeout", "Timeout"
+        message = f"the hook ran longer than {limits.timeout:g} s and was killed"
+    elif run.signal_name in ("SIGXCPU",):
+        reason, kind = "cpu", "CPUTimeLimit"
+        message = "the hook used more CPU time than allowed and was killed"
+    elif run.signal_name in ("SIGXFSZ",):
+        reason, kind = "file-size", "FileSizeLimit"
+        message = "the hook wrote a file larger than allowed and was killed"
+    elif kind is None and run.output.lstrip().startswith("bwrap:"):
+        reason, kind, message = "sandbox", "SandboxFailure", _last_line(run.output)
+    elif kind is None:
+        line = _last_line(run.output)
+        if run.signal_name:
+            reason, kind = "killed", "Killed"
+            message = (
+                f"the hook was killed by {run.signal_name} ({line})"
+                if line
+                else (f"the hook was killed by {run.signal_name}")
+            )
+        else:
+            kind = "builtins.SystemExit"
+            message = line or f"the hook exited with status {run.returncode}"
+    assert kind is not None
+    text = message or ""
+    if reason is None:
+        if kind.endswith("MemoryError"):
+            reason = "memory"
+        elif _NETWORK_RE.search(text) or (
+            _NETWORK_RE.search(tail[-2000:]) and ("socket" in tail or "urllib" in tail)
+        ):
+            reason = "network"
+        elif _SANDBOX_RE.search(text) or (
+            kind.endswith("PermissionError") and str(state.workdir) not in text
+        ):
+            reason = "sandbox"
+        elif _PROCESSES_RE.search(text) and kind.endswith(("BlockingIOError", "RuntimeError")):
+            reason = "processes"
+    return replace(
+        result,
+        outcome="spurious" if reason else "fail",
+        error_type=kind,
+        message=text[:4000],
+        signature=signature(kind, text),
+        spurious_reason=reason,
+        log_tail=tail,
+        warnings=warnings,
+    )
+
+
+def _union(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    names = set()
+    for text in first:
+        with contextlib.suppress(InvalidRequirement):
+            names.add(canonicalize_name(Requirement(text).name))
+    out = list(first)
+    for text in second:
+        try:
+            name = canonicalize_name(Requirement(text).name)
+        except InvalidRequirement:
+            out.append(text)
+            continue
+        if name not in names:
+            names.add(name)
+            out.append(text)
+    return tuple(out)
+
+
+def _apply_override(
+    requires: Sequence[str], override: Sequence[str], *, add: bool = True
+) -> list[str]:
+    """``requires`` with every requirement named in ``override`` replaced by its pin. With
+    ``add``, the pins the project does not name are added too, except setuptools for a
+    project whose build requirements do not name it (a non-setuptools backend)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    pinned: dict[str, str] = {}
+    for text in override:
+        pinned[canonicalize_name(Requirement(text).name)] = text
+    out: list[str] = []
+    for text in requires:
+        try:
+            name = canonicalize_name(Requirement(text).name)
+        except InvalidRequirement:
+            out.append(text)
+            continue
+        if name not in pinned:
+            out.append(text)
+    if not add:
+        out.extend(v for k, v in pinned.items() if any(_is_named(r, k) for r in requires))
+    elif any(_is_named(r, "setuptools") for r in requires):
+        out.extend(pinned.values())
+    else:
+        out.extend(v for k, v in pinned.items() if k != "setuptools")
+    return out
+
+
+def _is_named(text: str, name: str) -> bool:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        return canonicalize_name(Requirement(text).name) == name
+    except InvalidRequirement:
+        return False
+
+
+def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
+    """(backend, backend-path, requires) from ``pyproject.toml``, with PEP 517's defaults.
+
+    :raises BuildError: for a ``pyproject.toml`` a frontend would reject.
+    """
+    path = tree / "pyproject.toml"
+    if not path.is_file():
+        return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        msg = f"pyproject.toml: not valid TOML ({exc}); pip refuses such an sdist too"
+        raise BuildError(msg) from exc
+    table = data.get("build-system")
+    if table is None:
+        return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
+    requires = table.get("requires")
+    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
+        msg = "pyproject.toml: `build-system.requires` is missing or not a list of strings"
+        raise BuildError(msg)
+    backend = table.get("build-backend") or _DEFAULT_BACKEND
+    backend_path = table.get("backend-path")
+    if backend_path is not None and not (
+        isinstance(backend_path, list) and all(isinstance(p, str) for p in backend_path)
+    ):
+        msg = "pyproject.toml: `build-system.backend-path` must be a list of strings"
+        raise BuildError(msg)
+    return str(backend), backend_path, list(requires)
+
+
+def _unpack(source: Path, dest: Path) -> Path:
+    """Copy a source tree, or extract an sdist safely (member count, size and names
+    checked; links and devices refused), and return the project root.
+
+    :raises BuildError: for an archive that cannot be used.
+    """
+    if source.is_dir():
+        shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        return dest
+    name = source.name.lower()
+    dest.mkdir(parents=True)
+    if name.endswith(".zip"):
+        _unzip(source, dest)
+    else:
+        _untar(source, dest)
+    entries = [p for p in dest.iterdir() if not p.name.startswith(".")]
+    if len(entries) == 1 and entries[0].is_dir():
+        return entries[0]
+    return dest
+
+
+def _check_name(name: str) -> None:
+    parts = name.replace("\\", "/").split("/")
+    if name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+        msg = f"archive member {name!r} would be written outside the build directory; refused"
+        raise BuildError(msg)
+
+
+def _untar(source: Path, dest: Path) -> None:
+    import tarfile
+
+    try:
+        with tarfile.open(source) as archive:
+            members = []
+            total = 0
+            for count, member in enumerate(archive, 1):
+                if count > _MAX_MEMBERS:
+                    msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
+                    raise BuildError(msg)
+                _check_name(member.name)
+                if not (member.isfile() or member.isdir()):
+                    continue  # links, devices, fifos: not needed to build, never extracted
+                total += member.size
+                if total > _MAX_UNPACKED:
+                    msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
+                    raise BuildError(msg)
+                members.append(member)
+            if hasattr(tarfile, "data_filter"):
+                archive.extractall(dest, members=members, filter="data")
+            else:  # pragma: no cover - Python before 3.10.12
+                archive.extractall(dest, members=members)
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc
+
+
+def _unzip(source: Path, dest: Path) -> None:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(source) as archive:
+            infos = archive.infolist()
+            if len(infos) > _MAX_MEMBERS:
+                msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
+                raise BuildError(msg)
+            if sum(i.file_size for i in infos) > _MAX_UNPACKED:
+                msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
+                raise BuildError(msg)
+            for info in infos:
+                _check_name(info.filename)
+            archive.extractall(dest)
+    except (zipfile.BadZipFile, OSError) as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc

@@ -1,0 +1,312 @@
+"""Run one command inside bubblewrap with resource caps, a timeout and a scrubbed environment.
+
+The sandbox sees a read-only system (``/usr`` and the few files of ``/etc`` a dynamic
+loader, a compiler and Python need), read-only bindings of what the caller names (the build
+environment, the interpreter it links to, sapper's capture module), and one writable
+directory per build. Network, IPC, PID and UTS namespaces are unshared; the user namespace
+too when sapper runs as an ordinary user. When sapper runs as root, bubblewrap runs without a
+user namespace and the command drops to uid/gid 65534 (``nobody``) through ``setpriv``: the
+kernel exempts uid 0 from the process cap, and a build should never run as root anyway.
+
+Caps (``setrlimit`` before ``exec``, inherited by every process of the build): address space,
+CPU time, file size, processes, no core files. The wall-clock timeout kills bubblewrap's
+whole process group; ``--die-with-parent`` and the PID namespace take every process of the
+build with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._exceptions import SandboxError
+
+__all__ = ["Limits", "SandboxRun", "check_sandbox", "run_sandboxed"]
+
+GiB = 1024**3
+NOBODY = 65534
+
+#: Files of /etc a build may need (dynamic loader cache, user names, alternatives symlinks).
+_ETC = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/localtime",
+    "/etc/mime.types",
+)
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Caps for one sandboxed hook.
+
+    ``timeout`` is wall-clock seconds; ``memory`` bytes of address space per process;
+    ``cpu_seconds`` CPU time per process (default: the timeout); ``file_size`` the largest
+    file a build may write; ``processes`` the processes (and threads) of the build user.
+    """
+
+    timeout: float = 300.0
+    memory: int = 4 * GiB
+    cpu_seconds: int | None = None
+    file_size: int = 2 * GiB
+    processes: int = 512
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SandboxRun:
+    """How a sandboxed command ended."""
+
+    returncode: int
+    timed_out: bool
+    seconds: float
+    #: The last bytes of its combined stdout and stderr.
+    output: str
+    #: The signal that ended it, when a signal did (``SIGXCPU``, ``SIGKILL``...).
+    signal_name: str | None = None
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap") or ("/usr/bin/bwrap" if Path("/usr/bin/bwrap").exists() else None)
+
+
+@functools.cache
+def check_sandbox() -> str:
+    """The bubblewrap executable, after checking that it can start a sandbox here.
+
+    :raises SandboxError: when bubblewrap is missing or cannot create the namespaces
+        (saying how to install it, or to pass ``--no-sandbox``).
+    """
+    bwrap = _bwrap()
+    if bwrap is None:
+        msg = (
+            "bubblewrap (bwrap) is not installed, and sapper runs builds only inside a sandbox; "
+            "install it (Debian/Ubuntu: apt-get install bubblewrap) or pass --no-sandbox to "
+            "run the builds unconfined"
+        )
+        raise SandboxError(msg)
+    argv = [*_base_argv(bwrap, Path("/"), ()), "/bin/true"]
+    if os.geteuid() == 0:
+        argv = [*argv[:-1], *_drop_root(), "/bin/true"]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        msg = f"bubblewrap ({bwrap}) could not start: {exc}; pass --no-sandbox to run unconfined"
+        raise SandboxError(msg) from exc
+    if done.returncode != 0:
+        detail = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+        msg = (
+            f"bubblewrap ({bwrap}) cannot create a sandbox here: {detail}; allow unprivileged "
+            "user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run in a "
+            "container that permits them, or pass --no-sandbox to run the builds unconfined"
+        )
+        raise SandboxError(msg)
+    return bwrap
+
+
+def _drop_root() -> list[str]:
+    setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+    return [
+        setpriv,
+        f"--reuid={NOBODY}",
+        f"--regid={NOBODY}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+    ]
+
+
+def _base_argv(bwrap: str, workdir: Path, readonly: Sequence[Path]) -> list[str]:
+    argv = [bwrap, "--die-with-parent", "--new-session"]
+    if os.geteuid() == 0:
+        argv += [
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-pid",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+        ]
+    else:
+        argv += ["--unshare-all", "--cap-drop", "ALL"]
+    for path in _SYSTEM:
+        p = Path(path)
+        if p.is_symlink():
+            argv += ["--symlink", str(p.readlink()), path]
+        elif p.is_dir():
+            argv += ["--ro-bind", path, path]
+    made: set[str] = set()
+    argv += _parents("/etc/x", made)
+    for path in _ETC:
+        if Path(path).exists():
+            argv += ["--ro-bind", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    argv += ["--perms", "0755", "--tmpfs", "/run"]
+    made.update(("/tmp", "/run"))
+    for entry in readonly:
+        text = str(entry)
+        argv += [*_parents(text, made), "--ro-bind", text, text]
+    if str(workdir) != "/":
+        argv += [*_parents(str(workdir), made), "--bind", str(workdir), str(workdir)]
+    argv += ["--hostname", "sapper-build"]
+    return argv
+
+
+def _parents(path: str, made: set[str]) -> list[str]:
+    """``--dir`` options creating the missing parents of ``path`` as 0755 directories
+    (bubblewrap would make them 0700, closed to the unprivileged build user)."""
+    out: list[str] = []
+    parents = [str(p) for p in reversed(Path(path).parents) if str(p) != "/"]
+    for parent in parents:
+        if parent in made or parent.startswith(_SYSTEM):
+            continue
+        made.add(parent)
+        out += ["--perms", "0755", "--dir", parent]
+    return out
+
+
+def _limits_hook(limits: Limits) -> None:
+    import resource
+
+    cpu = limits.cpu_seconds or max(1, int(limits.timeout))
+    for name, value in (
+        ("RLIMIT_AS", limits.memory),
+        ("RLIMIT_CPU", cpu),
+        ("RLIMIT_FSIZE", limits.file_size),
+        ("RLIMIT_NPROC", limits.processes),
+        ("RLIMIT_CORE", 0),
+    ):
+        kind = getattr(resource, name, None)
+        if kind is None:  # pragma: no cover - Linux has them all
+            continue
+        try:
+            _, hard = resource.getrlimit(kind)
+            soft = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(kind, (soft, soft))
+        except (ValueError, OSError):  # pragma: no cover - a hard cap already lower
+            pass
+
+
+def _tail(path: Path, limit: int) -> str:
+    try:
+        with path.open("rb") as stream:
+            stream.seek(0, os.SEEK_END)
+            size = stream.tell()
+            stream.seek(max(0, size - limit))
+            data = stream.read()
+    except OSError:
+        return ""
+    return data.decode("utf-8", "replace")
+
+
+def run_sandboxed(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    workdir: Path,
+    env: Mapping[str, str],
+    readonly: Sequence[Path] = (),
+    writable: Sequence[Path] = (),
+    limits: Limits | None = None,
+    sandbox: bool = True,
+    log: Path | None = None,
+    output_limit: int = 64 * 1024,
+) -> SandboxRun:
+    """Run ``argv`` in ``cwd`` with exactly ``env`` as its environment, confined.
+
+    ``workdir`` (and each of ``writable``) is the only writable place; ``readonly`` paths
+    are visible read-only at their own paths. The combined output goes to ``log`` (default
+    ``workdir/.sapper-log``); its tail is returned. With ``sandbox=False`` the command runs
+    unconfined (resource caps and timeout still apply).
+
+    :raises SandboxError: when the sandbox is asked for and not available.
+    """
+    limits = limits or Limits()
+    log = log or workdir / ".sapper-log"
+    full = list(argv)
+    if sandbox:
+        bwrap = check_sandbox()
+        prefix = _base_argv(bwrap, workdir, readonly)
+        for path in writable:
+            prefix += ["--bind", str(path), str(path)]
+        prefix += ["--chdir", str(cwd), "--clearenv"]
+        for key, value in env.items():
+            prefix += ["--setenv", key, value]
+        if os.geteuid() == 0:
+            prefix += ["--", *_drop_root()]
+            _give_to_nobody([workdir, *writable])
+        else:
+            prefix += ["--"]
+        full = [*prefix, *full]
+    start = time.monotonic()
+    timed_out = False
+    with log.open("ab") as out:
+        proc = subprocess.Popen(
+            full,
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=functools.partial(_limits_hook, limits),  # noqa: PLW1509
+        )
+        try:
+            returncode = proc.wait(timeout=limits.timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(proc)
+            returncode = proc.wait()
+        finally:
+            if proc.returncode is None:  # interrupted: never leave a build behind
+                _kill_group(proc)
+                proc.wait()
+    _kill_group(proc)  # stragglers of an unsandboxed run that left the group alive
+    seconds = time.monotonic() - start
+    name = None
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+    elif returncode > 128 and sandbox:
+        # bubblewrap's pid 1 reports a child killed by a signal as 128 + the signal
+        try:
+            name = signal.Signals(returncode - 128).name
+        except ValueError:
+            name = None
+    return SandboxRun(
+        returncode=returncode,
+        timed_out=timed_out,
+        seconds=seconds,
+        output=_tail(log, output_limit),
+        signal_name=name,
+    )
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _give_to_nobody(paths: Sequence[Path]) -> None:
+    """Hand the build's writable directories to uid 65534 (root only)."""
+    for top in paths:
+        os.chown(top, NOBODY, NOBODY)
+        for root, dirs, files in os.walk(top):
+            for name in (*dirs, *files):
+                with contextlib.suppress(OSError):
+                    os.chown(Path(root) / name, NOBODY, NOBODY, follow_symlinks=False)

@@ -1,0 +1,365 @@
+"""Run a canary: resolve the corpus as ``sapper scan`` does, build every sdist with both
+backends in the sandbox, classify, and write the rows to the store as they come."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import hashlib
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from .._exceptions import SapperError, UsageError
+from ..build import Builder, BuildResult, Limits, Mode
+from ..scan.corpus import Job, VersionPolicy
+from .model import CLASSES, Backend, SideResult, TargetRow, classify
+from .store import CanaryStore, run_id_for
+
+__all__ = ["CanaryOptions", "CanaryProgress", "CanarySummary", "build_side", "run_canary"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CanaryOptions:
+    """How to run a canary."""
+
+    baseline: Backend
+    candidate: Backend
+    db: Path = Path(".sapper/scan.duckdb")
+    mode: Mode = "metadata"
+    all_backends: bool = False
+    limits: Limits = field(default_factory=Limits)
+    #: Worker processes (each builds one target, both sides, at a time).
+    jobs: int = 1
+    sandbox: bool = True
+    versions: VersionPolicy = field(default_factory=lambda: VersionPolicy(kind="newest"))
+    index_url: str | None = None
+    cache_dir: Path | None = None
+    #: Build again the targets an earlier run of the same settings left in these classes.
+    retry: tuple[str, ...] = ()
+    engine: Literal["process", "dask"] = "process"
+    scheduler: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CanaryProgress:
+    phase: Literal["resolve", "build"]
+    done: int
+    total: int
+    skipped: int
+    elapsed: float
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CanarySummary:
+    run_id: str
+    db: Path
+    total: int
+    built: int
+    skipped: int
+    seconds: float
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Settings:
+    baseline: Backend
+    candidate: Backend
+    mode: Mode
+    all_backends: bool
+    builder: Builder
+    index_url: str | None
+    cache_dir: Path | None
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _static(
+    path: Path, backend: Backend, s: _Settings
+) -> tuple[str, tuple[str, ...], bool | None, tuple[str | None, str | None]]:
+    """sapper's static verdict for this side: (fails|builds|unknown, rule codes, uses
+    setuptools, (project name, version))."""
+    from ..check import Options, check_target
+
+    enforce = dict(backend.env).get("SETUPTOOLS_ENFORCE_DEPRECATION", "").lower() in (
+        "1",
+        "true",
+        "yes",
+        "on",
+    )
+    try:
+        result = check_target(
+            str(path),
+            Options(
+                setuptools=backend.version,
+                enforce_deprecations=enforce,
+                index_url=s.index_url,
+                cache_dir=s.cache_dir,
+            ),
+        )
+    except SapperError:
+        return "unknown", (), None, (None, None)
+    ident = (result.project.name, result.project.version)
+    verdict = result.verdict
+    if verdict is None:
+        return "unknown", (), result.uses_setuptools, ident
+    return verdict.outcome, tuple(verdict.because), result.uses_setuptools, ident
+
+
+def build_side(
+    builder: Builder, path: Path, backend: Backend, mode: Mode
+) -> tuple[BuildResult, int]:
+    """Build ``path`` with ``backend``; a spurious failure is retried once."""
+    result = builder.build(path, mode=mode, override=[backend.requirement], env=dict(backend.env))
+    if result.outcome == "spurious":
+        return builder.build(
+            path, mode=mode, override=[backend.requirement], env=dict(backend.env)
+        ), 2
+    return result, 1
+
+
+def _side(
+    result: BuildResult, attempts: int, backend: Backend, static: tuple[str, tuple[str, ...]]
+) -> SideResult:
+    return SideResult(
+        backend=backend.label,
+        outcome=result.outcome,
+        error_type=result.error_type,
+        signature=result.signature,
+        message=result.message,
+        spurious_reason=result.spurious_reason,
+        hook=result.hook,
+        seconds=result.seconds,
+        attempts=attempts,
+        log_tail=result.log_tail[-3000:],
+        warnings=tuple(
+            {k: v for k, v in asdict(w).items() if k != "message"} | {"message": w.message[:2000]}
+            for w in result.warnings
+        ),
+        static=static[0],
+        static_codes=static[1],
+    )
+
+
+def run_target(job: Job, s: _Settings) -> TargetRow:
+    """Both sides of one target (runs in a worker)."""
+    from ..scan.corpus import top_list
+
+    base = TargetRow(
+        key=job.fallback_key,
+        target=job.target,
+        project=job.project,
+        version=job.version,
+        cls="prepare-fail",
+        downloads=top_list().downloads(job.project),
+    )
+    with tempfile.TemporaryDirectory(prefix="sapper-canary-") as tmp:
+        try:
+            path = _materialize(job, s, Path(tmp))
+        except (SapperError, OSError) as exc:
+            return replace(base, error=str(exc))
+        key = job.sha256 or _digest(path)
+        base = replace(base, key=key)
+        try:
+            sides: list[SideResult] = []
+            uses: bool | None = None
+            for backend in (s.baseline, s.candidate):
+                verdict, codes, uses_here, (name, version) = _static(path, backend, s)
+                uses = uses_here if uses_here is not None else uses
+                if base.project is None and name:
+                    base = replace(base, project=name, version=version)
+                result, attempts = build_side(s.builder, path, backend, s.mode)
+                sides.append(_side(result, attempts, backend, (verdict, codes)))
+        except SapperError as exc:
+            return replace(base, cls="error", error=str(exc))
+        except Exception as exc:  # a bug of sapper's: recorded, the run goes on
+            return replace(base, cls="error", error=f"{type(exc).__name__}: {exc}")
+    cls = classify(sides[0], sides[1], uses_setuptools=uses, all_backends=s.all_backends)
+    return replace(base, cls=cls, baseline=sides[0], candidate=sides[1], uses_setuptools=uses)
+
+
+def _materialize(job: Job, s: _Settings, tmp: Path) -> Path:
+    if job.path is not None:
+        return Path(job.path)
+    from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
+    from ..scan.analyse import sdist_file
+
+    index = Index(s.index_url or DEFAULT_INDEX_URL, cache_dir=s.cache_dir or default_cache_dir())
+    download = index.download(sdist_file(job))
+    if download.path is not None:
+        return download.path
+    dest = tmp / (job.filename or "sdist.tar.gz")
+    dest.write_bytes(download.data)
+    return dest
+
+
+def _resolve(
+    sources: Sequence[str], top: int | None, options: CanaryOptions
+) -> Iterator[Job | TargetRow]:
+    from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
+    from ..scan.corpus import expand, resolve
+
+    items = list(expand(sources, top=top))
+    index = Index(
+        options.index_url or DEFAULT_INDEX_URL, cache_dir=options.cache_dir or default_cache_dir()
+    )
+
+    def one(item: Any) -> list[Job] | TargetRow:
+        if item.kind == "path":
+            return [Job(target=item.text, path=item.text)]
+        try:
+            return resolve(index, item.text, options.versions)
+        except SapperError as exc:
+            return TargetRow(
+                key=f"req:{item.text}",
+                target=item.text,
+                project=None,
+                version=None,
+                cls="prepare-fail",
+                error=str(exc),
+            )
+
+    with cf.ThreadPoolExecutor(4) as pool:
+        for found in pool.map(one, items):
+            if isinstance(found, TargetRow):
+                yield found
+            else:
+                yield from found
+
+
+def run_canary(
+    sources: Sequence[str],
+    *,
+    top: int | None = None,
+    options: CanaryOptions,
+    on_progress: Callable[[CanaryProgress], None] | None = None,
+) -> CanarySummary:
+    """Build every sdist of the corpus with both backends and store the classified rows.
+
+    :raises UsageError: for bad sources or options, or a store that cannot be opened.
+    :raises SandboxError: when the sandbox is asked for and does not work.
+    """
+    start = time.monotonic()
+    builder = Builder(
+        cache_dir=options.cache_dir,
+        index_url=options.index_url,
+        limits=options.limits,
+        sandbox=options.sandbox,
+    )
+    builder.check()
+    settings = _Settings(
+        baseline=options.baseline,
+        candidate=options.candidate,
+        mode=options.mode,
+        all_backends=options.all_backends,
+        builder=builder,
+        index_url=options.index_url,
+        cache_dir=options.cache_dir,
+    )
+    run_id = run_id_for(options.baseline, options.candidate, options.mode, options.all_backends)
+    counts: dict[str, int] = dict.fromkeys(CLASSES, 0)
+    with CanaryStore(options.db) as store:
+        store.start_run(
+            run_id, options.baseline, options.candidate, options.mode, options.all_backends
+        )
+        done = store.done_keys(run_id, retry=options.retry)
+        jobs: list[Job] = []
+        early: list[TargetRow] = []
+        seen: set[str] = set()
+        for item in _resolve(sources, top, options):
+            if isinstance(item, TargetRow):
+                early.append(item)
+                continue
+            found = item
+            if found.path is not None and not found.sha256:
+                found = replace(found, sha256=_digest(Path(found.path)))
+            key = found.fallback_key
+            if key in seen:
+                continue
+            seen.add(key)
+            if found.sha256 and found.sha256 in done:
+                continue
+            jobs.append(found)
+        skipped = len(seen) - len(jobs)
+        store.write(run_id, early)
+        for row in early:
+            counts[row.cls] += 1
+        total = len(jobs) + len(early)
+        state = {"done": len(early)}
+
+        def report(phase: Literal["resolve", "build"] = "build") -> None:
+            if on_progress is not None:
+                on_progress(
+                    CanaryProgress(
+                        phase=phase,
+                        done=state["done"],
+                        total=total,
+                        skipped=skipped,
+                        elapsed=time.monotonic() - start,
+                        counts=dict(counts),
+                    )
+                )
+
+        report()
+        for row in _execute(jobs, settings, options):
+            store.write(run_id, [row])
+            counts[row.cls] = counts.get(row.cls, 0) + 1
+            state["done"] += 1
+            report()
+        store.finish_run(run_id)
+    return CanarySummary(
+        run_id=run_id,
+        db=options.db,
+        total=total + skipped,
+        built=state["done"],
+        skipped=skipped,
+        seconds=time.monotonic() - start,
+        counts=counts,
+    )
+
+
+def _execute(jobs: list[Job], s: _Settings, options: CanaryOptions) -> Iterator[TargetRow]:
+    if options.engine == "dask":
+        yield from _execute_dask(jobs, s, options)
+        return
+    if options.jobs <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield run_target(job, s)
+        return
+    with cf.ProcessPoolExecutor(options.jobs) as pool:
+        futures = [pool.submit(run_target, job, s) for job in jobs]
+        try:
+            for future in cf.as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _execute_dask(jobs: list[Job], s: _Settings, options: CanaryOptions) -> Iterator[TargetRow]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:
+        msg = "--engine dask needs the dask extra: pip install 'sapper[dask]'"
+        raise UsageError(msg) from exc
+    if not options.scheduler:
+        msg = "--engine dask needs --scheduler ADDRESS (tcp://host:8786)"
+        raise UsageError(msg)
+    client = Client(options.scheduler)  # type: ignore[no-untyped-call]
+    try:
+        futures = client.map(run_target, jobs, s=s, pure=False)
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            yield future.result()
+    finally:
+        with contextlib.suppress(Exception):
+            client.close()  # type: ignore[no-untyped-call]

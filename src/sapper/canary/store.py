@@ -1,0 +1,270 @@
+"""Canary results in the DuckDB store ``sapper scan`` uses (tables of their own).
+
+``canary_runs`` has one row per run: a run is identified by its two backends, their
+environment variables, the mode and ``--all-backends``, so running the same command again
+continues that run (rows already written are skipped: resumable after ``kill -9``, since
+each batch is one transaction) and another pair of backends is a new run kept beside it.
+``canary_results`` has one row per (run, sdist).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._exceptions import UsageError
+from .model import ROW_SCHEMA, Backend, TargetRow, side_from_json, side_json
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["CanaryStore", "export_rows", "run_id_for"]
+
+_DDL = (
+    """CREATE TABLE IF NOT EXISTS canary_runs (
+        run_id VARCHAR PRIMARY KEY, created VARCHAR, baseline VARCHAR, candidate VARCHAR,
+        baseline_env VARCHAR, candidate_env VARCHAR, mode VARCHAR, all_backends BOOLEAN,
+        schema VARCHAR, sapper_version VARCHAR, finished VARCHAR)""",
+    """CREATE TABLE IF NOT EXISTS canary_results (
+        run_id VARCHAR, key VARCHAR, target VARCHAR, project VARCHAR, version VARCHAR,
+        downloads BIGINT, class VARCHAR, uses_setuptools BOOLEAN, error VARCHAR,
+        baseline VARCHAR, candidate VARCHAR, written VARCHAR,
+        PRIMARY KEY (run_id, key))""",
+)
+
+
+def run_id_for(baseline: Backend, candidate: Backend, mode: str, all_backends: bool) -> str:
+    """The id of the run these settings make (stable: the same command continues it)."""
+    text = json.dumps(
+        [
+            baseline.requirement,
+            baseline.env,
+            candidate.requirement,
+            candidate.env,
+            mode,
+            all_backends,
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+class CanaryStore:
+    """The canary tables of a DuckDB file (created on first use)."""
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        import duckdb
+
+        if path.is_dir():
+            msg = (
+                f"{path} is a directory (a Parquet scan store); canary results need a DuckDB "
+                "file: give --db FILE.duckdb"
+            )
+            raise UsageError(msg)
+        if read_only and not path.exists():
+            msg = f"{path}: no such store; run `sapper canary` first, or give --db"
+            raise UsageError(msg)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.con: duckdb.DuckDBPyConnection = duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            msg = f"{path}: cannot open the store ({exc}); is another sapper writing to it?"
+            raise UsageError(msg) from exc
+        self.path = path
+        if not read_only:
+            for ddl in _DDL:
+                self.con.execute(ddl)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> CanaryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- runs ----------------------------------------------------------------------------
+
+    def start_run(
+        self, run_id: str, baseline: Backend, candidate: Backend, mode: str, all_backends: bool
+    ) -> None:
+        from .._version import __version__
+        from ..scan.store import utcnow
+
+        self.con.execute(
+            "INSERT INTO canary_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
+            "ON CONFLICT (run_id) DO NOTHING",
+            [
+                run_id,
+                utcnow(),
+                baseline.spec,
+                candidate.spec,
+                json.dumps(baseline.env),
+                json.dumps(candidate.env),
+                mode,
+                all_backends,
+                ROW_SCHEMA,
+                __version__,
+            ],
+        )
+
+    def finish_run(self, run_id: str) -> None:
+        from ..scan.store import utcnow
+
+        self.con.execute("UPDATE canary_runs SET finished = ? WHERE run_id = ?", [utcnow(), run_id])
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every run, newest first."""
+        if not self._has_tables():
+            return []
+        cur = self.con.execute(
+            "SELECT r.*, (SELECT count(*) FROM canary_results c WHERE c.run_id = r.run_id) AS n "
+            "FROM canary_runs r ORDER BY created DESC"
+        )
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+    def _has_tables(self) -> bool:
+        found = self.con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'canary_runs'"
+        ).fetchone()
+        return bool(found and found[0])
+
+    def resolve_run(self, run: str | None) -> str:
+        """The run id ``run`` names (a prefix is enough), or the newest run.
+
+        :raises UsageError: when there is none, or the prefix is ambiguous.
+        """
+        runs = self.runs()
+        if not runs:
+            msg = f"{self.path}: no canary run in this store; run `sapper canary` first"
+            raise UsageError(msg)
+        if run is None:
+            return str(runs[0]["run_id"])
+        matches = [r for r in runs if str(r["run_id"]).startswith(run)]
+        if len(matches) != 1:
+            ids = ", ".join(str(r["run_id"]) for r in runs)
+            msg = f"--run {run!r} names {len(matches)} runs; the runs are: {ids}"
+            raise UsageError(msg)
+        return str(matches[0]["run_id"])
+
+    # -- results -------------------------------------------------------------------------
+
+    def done_keys(self, run_id: str, *, retry: Sequence[str] = ()) -> set[str]:
+        """Keys already written for ``run_id``, less those whose class is in ``retry``."""
+        rows = self.con.execute(
+            "SELECT key, class FROM canary_results WHERE run_id = ?", [run_id]
+        ).fetchall()
+        return {str(k) for k, c in rows if c not in retry}
+
+    def write(self, run_id: str, rows: Sequence[TargetRow]) -> None:
+        """Write ``rows`` in one transaction (replacing earlier rows of the same keys)."""
+        from ..scan.store import utcnow
+
+        if not rows:
+            return
+        now = utcnow()
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            for row in rows:
+                self.con.execute(
+                    "INSERT OR REPLACE INTO canary_results VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        run_id,
+                        row.key,
+                        row.target,
+                        row.project,
+                        row.version,
+                        row.downloads,
+                        row.cls,
+                        row.uses_setuptools,
+                        row.error,
+                        side_json(row.baseline),
+                        side_json(row.candidate),
+                        now,
+                    ],
+                )
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+
+    def rows(self, run_id: str) -> Iterator[TargetRow]:
+        cur = self.con.execute(
+            "SELECT key, target, project, version, downloads, class, uses_setuptools, error, "
+            "baseline, candidate FROM canary_results WHERE run_id = ? ORDER BY key",
+            [run_id],
+        )
+        for (
+            key,
+            target,
+            project,
+            version,
+            downloads,
+            cls,
+            uses,
+            error,
+            base,
+            cand,
+        ) in cur.fetchall():
+            yield TargetRow(
+                key=key,
+                target=target,
+                project=project,
+                version=version,
+                downloads=downloads,
+                cls=cls,
+                uses_setuptools=uses,
+                error=error,
+                baseline=side_from_json(base),
+                candidate=side_from_json(cand),
+            )
+
+
+def export_rows(rows: Sequence[TargetRow], dest: Path) -> int:
+    """Write ``rows`` to ``dest`` (``.jsonl`` or ``.parquet``); return how many.
+
+    :raises UsageError: for another suffix.
+    """
+    suffix = dest.suffix.lower()
+    if suffix not in (".jsonl", ".parquet"):
+        msg = f"--export {dest}: give a .jsonl or .parquet file name"
+        raise UsageError(msg)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    lines = [json.dumps(row.export(), sort_keys=True) for row in rows]
+    if suffix == ".jsonl":
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.part")
+        tmp.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        tmp.replace(dest)
+        return len(lines)
+    import tempfile
+
+    import duckdb
+
+    with tempfile.TemporaryDirectory() as tmpdir:
+        source = Path(tmpdir) / "rows.jsonl"
+        source.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        con = duckdb.connect()
+        try:
+            if lines:
+                con.execute(
+                    f"COPY (SELECT * FROM read_json_auto('{_quote(source)}', "
+                    "format='newline_delimited', maximum_object_size=16777216)) "
+                    f"TO '{_quote(dest)}' (FORMAT PARQUET)"
+                )
+            else:
+                con.execute(
+                    f"COPY (SELECT NULL AS target LIMIT 0) TO '{_quote(dest)}' (FORMAT PARQUET)"
+                )
+        finally:
+            con.close()
+    return len(lines)
+
+
+def _quote(path: Path) -> str:
+    return str(path).replace("'", "''")

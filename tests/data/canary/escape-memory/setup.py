@@ -1,0 +1,2 @@
+block = bytearray(8 * 1024**3)
+from setuptools import setup; setup()

@@ -1,0 +1,1 @@
+raise RuntimeError("this project never builds")

@@ -1,0 +1,2 @@
+import pkg_resources
+from setuptools import setup; setup()

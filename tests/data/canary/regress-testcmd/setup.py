@@ -1,0 +1,3 @@
+from setuptools import setup
+from setuptools.command.test import test
+setup(cmdclass={"test": test})

@@ -1,0 +1,212 @@
+"""sapper.build: signatures, setuptools' warning format, and real sandboxed builds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from canary_support import builder, require_sandbox, sdist
+
+from sapper.build import parse_setuptools_message, signature
+from sapper.build._capture import BuildWarning
+from sapper.build._runner import _apply_override
+
+SIGNATURES = [
+    (
+        "setuptools.errors.InvalidConfigError",
+        "Invalid dash-separated key 'description-file' in 'metadata' (setup.cfg), please use "
+        "the underscore name 'description_file' instead.",
+        "InvalidConfigError: Invalid dash-separated key '<name>' in '<name>' (setup.cfg), "
+        "please use the underscore name '<name>' instead.",
+    ),
+    (
+        "builtins.ModuleNotFoundError",
+        "No module named 'pkg_resources'",
+        "ModuleNotFoundError: No module named 'pkg_resources'",
+    ),
+    (
+        "builtins.FileNotFoundError",
+        "[Errno 2] No such file or directory: '/tmp/sapper-build-x1/src/pkg-1.2.3/README.md'",
+        "FileNotFoundError: [Errno <n>] No such file or directory: '<name>'",
+    ),
+    (
+        "builtins.SystemExit",
+        "error: Setup script exited with error: command 'gcc' failed: No such file",
+        "SystemExit: error: Setup script exited with error: command '<name>' failed: No such file",
+    ),
+    (
+        "builtins.RuntimeError",
+        "needs numpy 1.21.0 under /opt/x/y",
+        "RuntimeError: needs numpy <version> under <path>",
+    ),
+    ("builtins.ValueError", "", "ValueError"),
+    (None, "first line\nsecond line", "error: first line"),
+]
+
+
+@pytest.mark.parametrize(("kind", "message", "expected"), SIGNATURES)
+def test_signature(kind, message, expected):
+    assert signature(kind, message) == expected
+
+
+def test_signatures_group_different_keys():
+    a = signature("InvalidConfigError", "Invalid dash-separated key 'home-page' in 'metadata'")
+    b = signature("InvalidConfigError", "Invalid dash-separated key 'Name' in 'metadata'")
+    assert a == b
+
+
+FUTURE = """Invalid dash-separated key 'description-file' in 'metadata' (setup.cfg)
+!!
+
+        ********************************************************************************
+        Usage of dash-separated 'description-file' will not be supported in future
+        versions. Please use the underscore name 'description_file' instead.
+
+        By 2026-Mar-03, you need to update your project and remove deprecated calls
+        or your builds will no longer be supported.
+
+        See https://github.com/pypa/setuptools/discussions/5011 for details.
+        ********************************************************************************
+
+!!"""
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            FUTURE,
+            (
+                "Invalid dash-separated key 'description-file' in 'metadata' (setup.cfg)",
+                "2026-03-03",
+                "https://github.com/pypa/setuptools/discussions/5011",
+            ),
+        ),
+        (
+            FUTURE.replace("By 2026-Mar-03, you need", "This deprecation is overdue, you need"),
+            (
+                "Invalid dash-separated key 'description-file' in 'metadata' (setup.cfg)",
+                None,
+                "https://github.com/pypa/setuptools/discussions/5011",
+            ),
+        ),
+        ("plain summary only", ("plain summary only", None, None)),
+    ],
+)
+def test_parse_setuptools_message(message, expected):
+    assert parse_setuptools_message(message) == expected
+
+
+@pytest.mark.parametrize(
+    ("requires", "override", "expected"),
+    [
+        (["setuptools>=61", "wheel"], ["setuptools==78.0.1"], ["wheel", "setuptools==78.0.1"]),
+        (
+            ["setuptools_scm", "Setuptools"],
+            ["setuptools==77.0.3"],
+            ["setuptools_scm", "setuptools==77.0.3"],
+        ),
+        # another backend: the side's setuptools is not forced on it
+        (["hatchling"], ["setuptools==78.0.1"], ["hatchling"]),
+        ([], ["setuptools==78.0.1"], []),
+    ],
+)
+def test_apply_override(requires, override, expected):
+    assert _apply_override(requires, override) == expected
+
+
+# --------------------------------------------------------------------------- real builds
+
+
+@pytest.fixture(scope="module")
+def sandboxed():
+    require_sandbox()
+
+
+def test_dash_key_warning_is_structured_under_84_2_1(sandboxed, tmp_path):
+    result = builder(timeout=120).build(
+        sdist("regress-dash", tmp_path), override=["setuptools==84.2.1"]
+    )
+    assert result.outcome == "ok", result.log_tail
+    dash = [w for w in result.warnings if "dash-separated" in w.summary]
+    assert dash, result.warnings
+    warning = dash[0]
+    assert isinstance(warning, BuildWarning)
+    assert warning.is_setuptools_deprecation
+    assert warning.category == "setuptools.warnings.SetuptoolsDeprecationWarning"
+    # overdue on the day the test runs (setuptools then omits the date from its text):
+    # the due date comes from SetuptoolsWarning.emit itself
+    assert warning.due_date == "2026-03-03"
+    assert warning.url == "https://github.com/pypa/setuptools/discussions/5011"
+    assert warning.summary.startswith("Invalid dash-separated key 'description-file'")
+
+
+def test_dash_key_fails_under_78_0_1_in_wheel_mode(sandboxed, tmp_path):
+    result = builder(timeout=120).build(
+        sdist("regress-dash", tmp_path), override=["setuptools==78.0.1"], mode="wheel"
+    )
+    assert result.outcome == "fail"
+    assert result.error_type == "setuptools.errors.InvalidConfigError"
+    assert result.signature is not None
+    assert result.signature.startswith("InvalidConfigError: Invalid dash-separated key '<name>'")
+    assert "description-file" in (result.message or "")
+
+
+def test_wheel_is_kept(sandboxed, tmp_path):
+    keep = tmp_path / "wheels"
+    result = builder(timeout=120).build(
+        DATA_DIR / "fail-both", override=["setuptools==84.2.1"], mode="wheel", keep=keep
+    )
+    assert result.outcome == "fail"
+    assert result.error_type == "builtins.RuntimeError"
+    assert result.signature == "RuntimeError: this project never builds"
+    ok = builder(timeout=120).build(DATA_DIR / "nonsetuptools-ok", mode="wheel", keep=keep)
+    assert ok.outcome == "ok", ok.log_tail
+    assert ok.artifact == "tinypkg-1.0-py3-none-any.whl"
+    assert ok.requires == ()  # the in-tree backend asks for nothing; setuptools not forced
+    assert (keep / ok.artifact).is_file()
+
+
+DATA_DIR = Path(__file__).parent / "data" / "canary"
+ESCAPES = [
+    ("escape-socket", "network"),
+    ("escape-write", "sandbox"),
+    ("escape-memory", "memory"),
+    ("escape-forkbomb", "processes"),
+    ("escape-sleep", "timeout"),
+]
+
+
+@pytest.mark.parametrize(("name", "reason"), ESCAPES)
+def test_sandbox_escapes_end_spurious(sandboxed, name, reason):
+    result = builder(timeout=6, memory=2 * 1024**3, processes=64).build(
+        DATA_DIR / name, override=["setuptools==84.2.1"]
+    )
+    assert result.outcome == "spurious", (result, result.log_tail)
+    assert result.spurious_reason == reason, (result.error_type, result.message)
+    assert not Path("/usr/lib/sapper-escape-marker").exists()
+
+
+def _processes_with(token: str) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if token.encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_timeout_kills_the_whole_tree(sandboxed):
+    import uuid
+
+    token = f"SAPPER_TEST_TOKEN_{uuid.uuid4().hex}"
+    result = builder(timeout=3).build(
+        DATA_DIR / "escape-sleep", override=["setuptools==84.2.1"], env={token: "1"}
+    )
+    assert result.spurious_reason == "timeout"
+    assert result.seconds < 30
+    assert _processes_with(token) == []

@@ -1,0 +1,306 @@
+"""sapper canary: classes, real regressions between setuptools releases, store, export,
+report, bisect."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from canary_support import BUILD_CACHE, builder, require_sandbox, sdist
+
+from sapper.canary import (
+    CanaryOptions,
+    CanaryStore,
+    SideResult,
+    classify,
+    export_rows,
+    parse_backend,
+    run_canary,
+)
+from sapper.canary.bisect import bisect, changelog_url, releases_between
+from sapper.report.canary import render_html, render_text, summarize
+
+
+def side(outcome: str) -> SideResult:
+    return SideResult(backend="b", outcome=outcome)
+
+
+@pytest.mark.parametrize(
+    ("baseline", "candidate", "uses", "all_backends", "expected"),
+    [
+        ("ok", "fail", True, False, "regressed"),
+        ("fail", "ok", True, False, "fixed"),
+        ("ok", "ok", True, False, "pass"),
+        ("fail", "fail", True, False, "fail"),
+        ("ok", "spurious", True, False, "spurious"),
+        ("spurious", "prepare-fail", True, False, "prepare-fail"),
+        ("ok", "fail", False, False, "not-setuptools"),
+        ("ok", "fail", False, True, "regressed"),
+        ("ok", "fail", None, False, "regressed"),
+    ],
+)
+def test_classify(baseline, candidate, uses, all_backends, expected):
+    got = classify(side(baseline), side(candidate), uses_setuptools=uses, all_backends=all_backends)
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("spec", "requirement", "version"),
+    [
+        ("78.0.1", "setuptools==78.0.1", "78.0.1"),
+        ("setuptools==77.0.3", "setuptools==77.0.3", "77.0.3"),
+        ("setuptools>=80", "setuptools>=80", None),
+    ],
+)
+def test_parse_backend(spec, requirement, version):
+    backend = parse_backend(spec)
+    assert (backend.requirement, backend.version) == (requirement, version)
+
+
+@pytest.mark.parametrize("spec", ["hatchling==1.0", "not a backend at all", "./missing.whl"])
+def test_parse_backend_refuses(spec):
+    from sapper import UsageError
+
+    with pytest.raises(UsageError, match="give setuptools==VERSION"):
+        parse_backend(spec)
+
+
+def test_parse_backend_wheel(tmp_path):
+    wheel = tmp_path / "setuptools-99.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    backend = parse_backend(str(wheel))
+    assert backend.version == "99.1.0"
+    assert backend.requirement == f"setuptools @ {wheel.as_uri()}"
+
+
+@pytest.mark.parametrize(
+    ("good", "bad", "yanked", "expected"),
+    [
+        ("77.0.3", "78.1.0", [], ["77.0.3", "78.0.1", "78.0.2", "78.1.0"]),
+        ("71.1.0", "72.1.0", ["72.0.0"], ["71.1.0", "72.1.0"]),
+        ("71.1.0", "72.0.0", ["72.0.0"], ["71.1.0", "72.0.0"]),  # an end is kept
+    ],
+)
+def test_releases_between(good, bad, yanked, expected):
+    versions = [
+        "76.0.0",
+        "77.0.3",
+        "78.0.1",
+        "78.0.2",
+        "78.1.0",
+        "79.0.0rc1",
+        "71.1.0",
+        "72.0.0",
+        "72.1.0",
+        "80.0.0",
+    ]
+    assert releases_between(versions, good, bad, yanked=yanked) == expected
+
+
+def test_changelog_url():
+    assert changelog_url("78.0.1") == "https://setuptools.pypa.io/en/stable/history.html#v78-0-1"
+
+
+# --------------------------------------------------------------------------- real canaries
+
+
+@pytest.fixture(scope="module")
+def sandboxed():
+    require_sandbox()
+
+
+def _options(tmp_path: Path, baseline: str, candidate: str, **kw) -> CanaryOptions:
+    return CanaryOptions(
+        baseline=parse_backend(baseline),
+        candidate=parse_backend(candidate),
+        db=tmp_path / "store.duckdb",
+        cache_dir=BUILD_CACHE,
+        **kw,
+    )
+
+
+def _rows(db: Path):
+    with CanaryStore(db, read_only=True) as store:
+        run = store.runs()[0]
+        return run, {r.project or r.target: r for r in store.rows(run["run_id"])}
+
+
+def test_dash_keys_regress_in_78_0_1(sandboxed, tmp_path):
+    corpus = tmp_path / "corpus"
+    for name in ("regress-dash", "fail-both", "nonsetuptools-ok"):
+        sdist(name, corpus)
+    options = _options(tmp_path, "77.0.3", "78.0.1")
+    seen = []
+    summary = run_canary([str(corpus)], options=options, on_progress=seen.append)
+    assert summary.built == 3
+    assert seen[-1].done == 3
+    assert summary.counts["regressed"] == 1
+    run, rows = _rows(options.db)
+    classes = {name: row.cls for name, row in rows.items()}
+    # (the in-tree backend's project is named by sapper's static reading: its file name)
+    assert classes == {
+        "regress-dash": "regressed",
+        "fail-both": "fail",
+        "nonsetuptools-ok": "not-setuptools",
+    }
+    dash = rows["regress-dash"]
+    assert dash.baseline is not None
+    assert dash.candidate is not None
+    assert dash.candidate.error_type == "setuptools.errors.InvalidConfigError"
+    assert (dash.baseline.static, dash.candidate.static) == ("builds", "fails")
+    assert "SC001" in dash.candidate.static_codes
+    assert any("dash-separated" in w["summary"] for w in dash.baseline.warnings)
+
+    report = summarize(rows.values(), run)
+    (cause,) = report["root_causes"]
+    assert cause["signature"].startswith("InvalidConfigError: Invalid dash-separated key")
+    assert cause["projects"] == ["regress-dash==1.0"]
+    assert [t["target"] for t in report["triage"]["confirmed"]] == ["regress-dash==1.0"]
+    assert report["triage"]["unexplained"] == []
+    dash_warnings = [w for w in report["warnings"] if "dash-separated" in w["summary"]]
+    assert dash_warnings and dash_warnings[0]["baseline"]["sdists"] == 1
+    assert dash_warnings[0]["candidate"]["sdists"] == 0
+    text = render_text(report)
+    assert "root causes of the regressions (1):" in text
+    assert "regress-dash==1.0" in text
+    assert "<code>InvalidConfigError" in render_html(report)
+
+    # the same command again: the run continues, nothing is built twice
+    again = run_canary([str(corpus)], options=options)
+    assert (again.built, again.skipped, again.run_id) == (0, 3, summary.run_id)
+
+    # export: the documented row schema
+    out = tmp_path / "rows.jsonl"
+    assert export_rows(list(rows.values()), out) == 3
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    record = next(r for r in records if r["class"] == "regressed")
+    assert record["schema"] == "sapper.canary/1"
+    assert record["project"] == {"name": "regress-dash", "version": "1.0"}
+    assert set(record["baseline"]) >= {
+        "backend",
+        "outcome",
+        "error_type",
+        "signature",
+        "message",
+        "seconds",
+        "warnings",
+    }
+    assert record["static"] == {"baseline": "builds", "candidate": "fails", "codes": ["SC001"]}
+    assert record["baseline"]["warnings"][0]["due_date"] == "2025-03-03"
+
+    parquet = tmp_path / "rows.parquet"
+    assert export_rows(list(rows.values()), parquet) == 3
+    import duckdb
+
+    got = duckdb.sql(f"SELECT class, count(*) FROM '{parquet}' GROUP BY 1 ORDER BY 1").fetchall()
+    assert got == [("fail", 1), ("not-setuptools", 1), ("regressed", 1)]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (
+            "regress-pkgres",
+            "81.0.0",
+            "82.0.0",
+            "regressed",
+            "ModuleNotFoundError: No module named 'pkg_resources'",
+        ),
+        (
+            "regress-testcmd",
+            "71.1.0",
+            "72.0.0",
+            "regressed",
+            "ModuleNotFoundError: No module named 'setuptools.command.test'",
+        ),
+        ("regress-dash", "78.0.1", "78.0.2", "fixed", None),
+    ],
+)
+def test_real_regressions(sandboxed, tmp_path, case):
+    fixture, baseline, candidate, cls, signature = case
+    corpus = tmp_path / "corpus"
+    sdist(fixture, corpus)
+    options = _options(tmp_path, baseline, candidate)
+    run_canary([str(corpus)], options=options)
+    _, rows = _rows(options.db)
+    row = rows[fixture]
+    assert row.cls == cls, (row.baseline, row.candidate)
+    failing = row.candidate if cls == "regressed" else row.baseline
+    assert failing is not None
+    if signature is not None:
+        assert failing.signature == signature
+
+
+def test_cli_canary_and_export(sandboxed, tmp_path, capsys):
+    from sapper.cli import main
+
+    corpus = tmp_path / "corpus"
+    sdist("regress-dash", corpus)
+    db = tmp_path / "cli.duckdb"
+    code = main(
+        [
+            "canary",
+            str(corpus),
+            "--baseline",
+            "77.0.3",
+            "--candidate",
+            "78.0.1",
+            "--db",
+            str(db),
+            "--cache-dir",
+            str(BUILD_CACHE),
+            "--progress",
+            "never",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1  # a regression
+    assert "regressed" in out
+    assert "regress-dash==1.0" in out
+    code = main(["canary", "--db", str(db), "--export", str(tmp_path / "x.jsonl")])
+    assert code == 0
+    assert json.loads((tmp_path / "x.jsonl").read_text())["class"] == "regressed"
+    capsys.readouterr()
+
+    # sapper report --canary: the same sections from the store, JSON and HTML
+    page = tmp_path / "canary.html"
+    code = main(["report", str(db), "--canary", "--format", "json", "--html", str(page)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert report["schema"] == "sapper.canary-report/1"
+    assert report["classes"]["regressed"]["count"] == 1
+    assert report["root_causes"][0]["projects"] == ["regress-dash==1.0"]
+    assert "Content-Security-Policy" in page.read_text()
+    assert main(["report", str(db), "--canary", "nosuchrun"]) == 2
+
+
+def test_cli_canary_needs_both_backends(tmp_path, capsys):
+    from sapper.cli import main
+
+    code = main(["canary", str(tmp_path), "--baseline", "77.0.3"])
+    assert code == 2
+    assert "--candidate" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- bisect
+
+
+def test_bisect_monotone(sandboxed, tmp_path):
+    target = sdist("regress-pkgres", tmp_path)
+    result = bisect(target, ["81.0.0", "82.0.0", "82.0.1"], builder=builder(timeout=120))
+    assert not result.exhaustive
+    assert result.first == "82.0.0"
+    assert result.changes == (("82.0.0", "ok", "fail"),)
+
+
+def test_bisect_non_monotone_reports_every_change(sandboxed, tmp_path):
+    """78.0.1 made dash keys an error, 78.0.2 restored them: both ends build, so bisect
+    builds every release between them and reports the break and the repair."""
+    target = sdist("regress-dash", tmp_path)
+    releases = ["77.0.3", "78.0.1", "78.0.2", "78.1.0"]
+    result = bisect(target, releases, builder=builder(timeout=120))
+    assert result.exhaustive
+    assert result.first == "78.0.1"
+    assert result.changes == (("78.0.1", "ok", "fail"), ("78.0.2", "fail", "ok"))
+    assert [s.version for s in result.steps] == releases
