@@ -7,17 +7,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._cli_common import (
+from .._exceptions import UsageError
+from ._common import (
     DEFAULT_STORE,
     add_index_options,
     add_rule_selection,
     positive_int,
     progress_enabled,
 )
-from ._exceptions import UsageError
 
 if TYPE_CHECKING:
-    from .scan.engine import Progress, ScanSummary
+    from ..scan.engine import Progress, ScanSummary
 
 __all__ = ["add_parser"]
 
@@ -139,9 +139,9 @@ def _run(args: argparse.Namespace) -> int:
             msg = "give something to scan (SOURCE... or --top N), or --export FILE"
             raise UsageError(msg)
         return _export(db, args.export)
-    from .check import Options
-    from .scan import ScanOptions, scan
-    from .scan.corpus import parse_versions
+    from ..check import Options
+    from ..scan import ScanOptions, scan
+    from ..scan.corpus import parse_versions
 
     options = ScanOptions(
         db=db,
@@ -180,7 +180,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _export(db: Path, dest: Path) -> int:
-    from .scan.store import export
+    from ..scan.store import export
 
     count = export(db, dest)
     sys.stderr.write(f"exported {count} sdists from {db} to {dest}\n")

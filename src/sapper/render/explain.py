@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rules import Rule
+from ..rules import Rule
 
 __all__ = ["example_files", "explain"]
 
@@ -13,8 +13,8 @@ def example_files(rule: Rule) -> dict[str, bytes]:
 
 
 def explain(rule: Rule) -> str:
-    from .check import check_files
-    from .sources import ProjectFiles
+    from ..check import check_files
+    from ..sources import ProjectFiles
 
     files = example_files(rule)
     project = ProjectFiles(label="example", root="", files=files, names=tuple(sorted(files)))

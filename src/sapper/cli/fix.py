@@ -7,14 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._cli_common import add_index_options, add_rule_selection
+from ._common import ExitCode, add_index_options, add_rule_selection, exit_codes_epilog
 
 __all__ = ["add_parser"]
-
-EXIT_OK = 0
-EXIT_REWRITTEN = 1
-EXIT_USAGE = 2
-EXIT_TARGET_ERROR = 3
 
 _EPILOG = """\
 what is fixed:
@@ -30,12 +25,14 @@ what is fixed:
   another behaviour, is unsafe and needs --unsafe-fixes; a conflict or a key with no
   equivalent is reported and left alone.
 
-exit codes:
-  0  nothing was (or would be) rewritten
-  1  files were rewritten (with --diff: would be rewritten)
-  2  usage error
-  3  a target could not be read
-"""
+""" + exit_codes_epilog(
+    {
+        ExitCode.OK: "nothing was (or would be) rewritten",
+        ExitCode.FINDINGS: "files were rewritten (with --diff: would be rewritten)",
+        ExitCode.USAGE: "usage error",
+        ExitCode.TARGET_ERROR: "a target could not be read",
+    }
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -79,9 +76,9 @@ _LABELS = {"applied": "fixed", "unsafe": "unsafe (needs --unsafe-fixes)", "skipp
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ._exceptions import TargetError, UsageError
-    from .check import classify_target
-    from .fix import fix_files, load_target, write_result
+    from .._exceptions import TargetError, UsageError
+    from ..check import classify_target
+    from ..fix import fix_files, load_target, write_result
 
     # Refuse bad option combinations before doing any work.
     kinds = {target: classify_target(target) for target in args.targets}
@@ -147,5 +144,5 @@ def _run(args: argparse.Namespace) -> int:
         f"{counts['unsafe']} need --unsafe-fixes, {counts['skipped']} left to fix by hand\n"
     )
     if failed:
-        return EXIT_TARGET_ERROR
-    return EXIT_REWRITTEN if rewritten else EXIT_OK
+        return ExitCode.TARGET_ERROR
+    return ExitCode.FINDINGS if rewritten else ExitCode.OK

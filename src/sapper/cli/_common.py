@@ -1,0 +1,108 @@
+"""Argument types and option groups shared by the sub-commands (imports nothing heavy)."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_STORE",
+    "EXIT_MEANINGS",
+    "ExitCode",
+    "add_index_options",
+    "add_rule_selection",
+    "exit_codes_epilog",
+    "positive_int",
+    "progress_enabled",
+    "rule_codes",
+]
+
+
+class ExitCode(enum.IntEnum):
+    """The exit codes of every sub-command (``sapper --help`` and README list them)."""
+
+    #: success: no findings (check), nothing to rewrite (fix), done (scan, report, rules)
+    OK = 0
+    #: check: findings (0 with ``--exit-zero``); fix: files were (or would be) rewritten
+    FINDINGS = 1
+    #: the command line is wrong: unknown option or rule code, bad version, ...
+    USAGE = 2
+    #: a target (check, fix) or the result store (report) could not be read
+    TARGET_ERROR = 3
+    #: interrupted with Ctrl-C
+    INTERRUPTED = 130
+
+
+#: One-line meaning of each exit code, for ``sapper --help``.
+EXIT_MEANINGS: Mapping[ExitCode, str] = {
+    ExitCode.OK: "success (no findings, nothing to rewrite)",
+    ExitCode.FINDINGS: "findings (check; 0 with --exit-zero) or files rewritten (fix)",
+    ExitCode.USAGE: "usage error (bad option, rule code, version or requirement)",
+    ExitCode.TARGET_ERROR: "a target (check, fix) or the result store (report) could not be read",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+}
+
+
+def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
+    """An ``exit codes:`` block for a sub-command's epilog, numbers taken from :class:`ExitCode`."""
+    lines = ["exit codes:"]
+    lines.extend(f"  {int(code):<3d} {text}" for code, text in meanings.items())
+    return "\n".join(lines) + "\n"
+
+
+#: Where ``sapper scan`` writes and ``sapper report`` reads by default.
+DEFAULT_STORE = Path(".sapper/scan.duckdb")
+
+
+def rule_codes(text: str) -> tuple[str, ...]:
+    """``--select``/``--ignore`` values: comma-separated codes or prefixes, upper-cased."""
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"{text!r} is not a positive whole number"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def progress_enabled() -> bool:
+    """Progress output on stderr: only on a terminal, never in CI logs."""
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def add_rule_selection(
+    parser: argparse.ArgumentParser, *, select_help: str, ignore_help: str
+) -> None:
+    parser.add_argument("--select", metavar="CODES", type=rule_codes, default=(), help=select_help)
+    parser.add_argument("--ignore", metavar="CODES", type=rule_codes, default=(), help=ignore_help)
+
+
+def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True) -> None:
+    """``--index-url``, ``--cache-dir`` (shared by check, fix and scan) and ``--no-cache``."""
+    parser.add_argument(
+        "--index-url",
+        metavar="URL",
+        default=os.environ.get("SAPPER_INDEX_URL"),
+        help="simple-API index to resolve requirements on (default: $SAPPER_INDEX_URL or "
+        "https://pypi.org/simple)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        type=Path,
+        help="download cache, shared by check, fix and scan (default: $SAPPER_CACHE_DIR or "
+        "the user cache directory)",
+    )
+    if no_cache:
+        parser.add_argument(
+            "--no-cache", action="store_true", help="neither read nor write the cache"
+        )
