@@ -106,3 +106,19 @@ def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True)
         parser.add_argument(
             "--no-cache", action="store_true", help="neither read nor write the cache"
         )
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and ``--isolated`` (how ``[tool.sapper]`` is found)."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        type=Path,
+        help="read settings from FILE (a pyproject.toml's [tool.sapper], or a .toml file's "
+        "top level) instead of the nearest pyproject.toml with a [tool.sapper] table",
+    )
+    parser.add_argument(
+        "--isolated",
+        action="store_true",
+        help="ignore every configuration file ([tool.sapper])",
+    )
