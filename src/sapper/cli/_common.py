@@ -19,6 +19,7 @@ __all__ = [
     "positive_int",
     "progress_enabled",
     "rule_codes",
+    "validate_rule_selection",
 ]
 
 
@@ -122,3 +123,13 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="ignore every configuration file ([tool.sapper])",
     )
+
+
+def validate_rule_selection(args: argparse.Namespace) -> None:
+    """Unknown codes in ``--select``/``--ignore`` are usage errors (exit 2)."""
+    from ..rules import all_rules
+    from ..selection import validate_selectors
+
+    codes = [r.code for r in all_rules()]
+    validate_selectors(getattr(args, "select", ()) or (), codes, option="--select")
+    validate_selectors(getattr(args, "ignore", ()) or (), codes, option="--ignore")

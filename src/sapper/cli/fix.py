@@ -5,9 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._common import ExitCode, add_index_options, add_rule_selection, exit_codes_epilog
+from ._common import (
+    ExitCode,
+    add_config_options,
+    add_index_options,
+    add_rule_selection,
+    exit_codes_epilog,
+)
+
+if TYPE_CHECKING:
+    from ..config import Config
 
 __all__ = ["add_parser"]
 
@@ -69,6 +78,13 @@ def add_parser(subparsers: Any) -> None:
         ignore_help="do not fix these rule codes or prefixes (comma-separated)",
     )
     add_index_options(parser)
+    add_config_options(parser)
+    parser.add_argument(
+        "--ignore-suppressions",
+        action="store_true",
+        help="also fix findings that a '# sapper: ignore[...]' comment or per-file-ignores "
+        "suppresses",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -94,6 +110,14 @@ def _run(args: argparse.Namespace) -> int:
         msg = "-o is for sdist and requirement targets; a directory is fixed in place"
         raise UsageError(msg)
 
+    from ._settings import config_for, settings_for
+
+    configs: dict[Path, Config] = {}
+    settings = {}
+    for target in args.targets:
+        config = config_for(args, target, configs)
+        settings[target] = (config, settings_for(args, config))
+
     out = sys.stdout
     notes = sys.stderr if args.diff else sys.stdout
     rewritten = 0
@@ -108,11 +132,14 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"sapper: error: {exc}\n")
             failed = True
             continue
+        config, chosen = settings[target]
         result = fix_files(
             loaded.files,
-            select=args.select,
-            ignore=args.ignore,
+            select=chosen.select,
+            ignore=chosen.ignore,
             unsafe_fixes=args.unsafe_fixes,
+            suppressions=not args.ignore_suppressions,
+            per_file_ignores=() if args.ignore_suppressions else config.per_file_ignores,
         )
         for edit in result.edits:
             counts[edit.status] += 1

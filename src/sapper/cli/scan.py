@@ -14,6 +14,7 @@ from ._common import (
     add_rule_selection,
     positive_int,
     progress_enabled,
+    validate_rule_selection,
 )
 
 if TYPE_CHECKING:
@@ -133,6 +134,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
+    validate_rule_selection(args)
     db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else DEFAULT_STORE)
     if not args.sources and args.top is None:
         if args.export is None:

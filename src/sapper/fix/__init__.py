@@ -106,12 +106,15 @@ def fix_files(
     ignore: tuple[str, ...] = (),
     unsafe_fixes: bool = False,
     today: _dt.date | None = None,
+    suppressions: bool = False,
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> FixResult:
     """Fix one project's files in memory; nothing is written.
 
     ``select``/``ignore`` take rule codes or prefixes as in ``sapper check``. The rules'
     findings decide what is fixed, so a fixed project has no findings left for the rules
-    fixed, except for the edits reported as unsafe or skipped.
+    fixed, except for the edits reported as unsafe or skipped. With ``suppressions`` (and
+    ``per_file_ignores``) a rule whose findings are all suppressed is not fixed.
     """
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
@@ -123,7 +126,13 @@ def fix_files(
         files,
         target=files.label,
         kind="directory",
-        options=Options(select=select, ignore=ignore, today=today),
+        options=Options(
+            select=select,
+            ignore=ignore,
+            today=today,
+            suppressions=suppressions,
+            per_file_ignores=per_file_ignores,
+        ),
     )
     reported = {f.code for f in checked.findings}
     if not reported:
