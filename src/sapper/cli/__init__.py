@@ -28,6 +28,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "sapper.cli.fix",
     "sapper.cli.scan",
     "sapper.cli.report",
+    "sapper.cli.cache",
 ]
 
 

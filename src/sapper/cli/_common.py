@@ -15,7 +15,9 @@ __all__ = [
     "ExitCode",
     "add_index_options",
     "add_rule_selection",
+    "apply_cache_cap",
     "exit_codes_epilog",
+    "format_size",
     "positive_int",
     "progress_enabled",
     "rule_codes",
@@ -107,6 +109,13 @@ def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True)
         parser.add_argument(
             "--no-cache", action="store_true", help="neither read nor write the cache"
         )
+    parser.add_argument(
+        "--cache-max-size",
+        metavar="SIZE",
+        help="after the run, evict the least recently used downloads until the cache holds "
+        "at most SIZE ('2 GB', '500M'; default: $SAPPER_CACHE_MAX_SIZE or [tool.sapper] "
+        "cache-max-size, else no cap)",
+    )
 
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
@@ -133,3 +142,33 @@ def validate_rule_selection(args: argparse.Namespace) -> None:
     codes = [r.code for r in all_rules()]
     validate_selectors(getattr(args, "select", ()) or (), codes, option="--select")
     validate_selectors(getattr(args, "ignore", ()) or (), codes, option="--ignore")
+
+
+def format_size(size: float) -> str:
+    """``1234567`` -> ``1.2 MB`` (decimal units, as pip and uv print them)."""
+    for unit in ("B", "kB", "MB", "GB"):
+        if abs(size) < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def apply_cache_cap(args: argparse.Namespace, config_cap: int | None = None) -> None:
+    """Enforce ``--cache-max-size`` (else ``$SAPPER_CACHE_MAX_SIZE``, else the configured cap)
+    on the cache the run used; says on stderr what it evicted."""
+    from ..config import parse_size
+
+    text = getattr(args, "cache_max_size", None) or os.environ.get("SAPPER_CACHE_MAX_SIZE")
+    cap = parse_size(text) if text else config_cap
+    if cap is None or getattr(args, "no_cache", False):
+        return
+    from ..cache import enforce_max_size
+    from ..pypi import default_cache_dir
+
+    cache_dir = getattr(args, "cache_dir", None) or default_cache_dir()
+    done = enforce_max_size(cache_dir, cap)
+    if done.removed_files:
+        sys.stderr.write(
+            f"cache: evicted {done.removed_files} least recently used download(s), "
+            f"{format_size(done.removed_bytes)}, to stay under {format_size(cap)}\n"
+        )

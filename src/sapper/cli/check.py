@@ -12,6 +12,7 @@ from ._common import (
     add_config_options,
     add_index_options,
     add_rule_selection,
+    apply_cache_cap,
     exit_codes_epilog,
     progress_enabled,
 )
@@ -25,8 +26,7 @@ __all__ = ["add_parser"]
 
 FORMATS = ("text", "concise", "json", "sarif", "github")
 
-_EPILOG = (
-    """\
+_EPILOG = """\
 output formats:
   text     findings grouped per target, with a verdict per target (default)
   concise  one line per finding: path:line:col: CODE [status] message
@@ -41,17 +41,15 @@ configuration:
   "# sapper: ignore[SC001]" suppresses a finding: in setup.py and pyproject.toml on its
   own line or the next, in setup.cfg on the option or section below it. See docs/cli.md.
 
-"""
-    + exit_codes_epilog(
-        {
-            ExitCode.OK: "no findings",
-            ExitCode.FINDINGS: "findings (0 with --exit-zero)",
-            ExitCode.USAGE: "usage error (bad option, unknown rule code, malformed requirement, "
-            "setuptools version that does not exist or does not run on --python)",
-            ExitCode.TARGET_ERROR: "a target could not be analysed (damaged archive, download "
-            "failed, nothing to build, ...)",
-        }
-    )
+""" + exit_codes_epilog(
+    {
+        ExitCode.OK: "no findings",
+        ExitCode.FINDINGS: "findings (0 with --exit-zero)",
+        ExitCode.USAGE: "usage error (bad option, unknown rule code, malformed requirement, "
+        "setuptools version that does not exist or does not run on --python)",
+        ExitCode.TARGET_ERROR: "a target could not be analysed (damaged archive, download "
+        "failed, nothing to build, ...)",
+    }
 )
 
 
@@ -232,6 +230,9 @@ def _run(args: argparse.Namespace) -> int:
     if show:
         sys.stderr.write("\r\x1b[K")
     sys.stdout.write(_render(args, results))
+    apply_cache_cap(
+        args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
+    )
     if any(r.errors and r.verdict is None for r in results):
         return ExitCode.TARGET_ERROR
     if any(r.findings for r in results) and not args.exit_zero:

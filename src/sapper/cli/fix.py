@@ -12,6 +12,7 @@ from ._common import (
     add_config_options,
     add_index_options,
     add_rule_selection,
+    apply_cache_cap,
     exit_codes_epilog,
 )
 
@@ -165,6 +166,9 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             sys.stderr.write(f"sapper: error: {target}: cannot write ({exc.strerror})\n")
             failed = True
+    apply_cache_cap(
+        args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
+    )
     verb = "would rewrite" if args.diff else "rewrote"
     sys.stderr.write(
         f"{verb} {rewritten} of {len(args.targets)} target(s): {counts['applied']} fixed, "

@@ -12,6 +12,7 @@ from ._common import (
     DEFAULT_STORE,
     add_index_options,
     add_rule_selection,
+    apply_cache_cap,
     positive_int,
     progress_enabled,
     validate_rule_selection,
@@ -176,6 +177,7 @@ def _run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.clear()
     sys.stderr.write(_final_line(summary) + "\n")
+    apply_cache_cap(args)
     if args.export is not None:
         return _export(db, args.export)
     return 0
