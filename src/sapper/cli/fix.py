@@ -25,15 +25,18 @@ _EPILOG = """\
 what is fixed:
   SC001, SC002  setup.cfg keys with dashes or capitals, renamed to what setuptools reads
                 (description-file -> long_description = file: ..., home-page -> url, ...);
-                edited line by line: comments, order and indentation stay
+                a [metadata] key setuptools ignores anyway (a misspelt decsription-file)
+                is commented out under a one-line note; edited line by line: comments,
+                order and indentation stay
   SC008         license = file: X in setup.cfg -> license_files = X
   SC009         universal = 1 removed from [bdist_wheel] (or the old [wheel] section)
   SP001         setup.py: the setuptools.command.test import and its cmdclass entry;
                 pkg_resources get_distribution(x).version, parse_version, resource_filename
   SP002         setup.py: use_2to3= in setup()
   An edit that changes the built package's requirements, or deletes or rewrites code with
-  another behaviour, is unsafe and needs --unsafe-fixes; a conflict or a key with no
-  equivalent is reported and left alone.
+  another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
+  alone. A '# sapper: ignore[CODE]' comment (see `sapper check --help`) keeps a rule from
+  being fixed when it suppresses all of that rule's findings.
 
 """ + exit_codes_epilog(
     {

@@ -186,6 +186,26 @@ class IniDoc:
             self._replace[i] = []
         opt.deleted = True
 
+    def comment_out(self, opt: _Option, note: str) -> None:
+        """Turn the option's lines into comments under a one-line ``note``: configparser
+        skips comment lines, so setuptools reads the file as if the option were deleted,
+        and the text stays for its author."""
+        indent = self._key_indent(opt)
+        for n, i in enumerate((opt.line, *opt.continuation)):
+            raw = self.lines[i]
+            body = raw.rstrip("\r\n")
+            ending = raw[len(body) :]
+            stripped = body.strip()
+            if not stripped or stripped.startswith(("#", ";")):
+                new = [raw]
+            else:
+                rest = body[len(indent) :] if body.startswith(indent) else body.lstrip()
+                new = [f"{indent}# {rest}{ending}"]
+            if n == 0:
+                new.insert(0, f"{indent}# {note}{self.newline}")
+            self._replace[i] = new
+        opt.deleted = True
+
     def replace_option(self, opt: _Option, lines: list[tuple[str, str]]) -> None:
         """Replace ``opt`` by ``key = value`` lines, at the same indentation."""
         indent = self._key_indent(opt)
@@ -352,14 +372,15 @@ class _Fixer:
             self.rename_to(code, opt, _METADATA_RENAMES[name], why="the name setuptools reads")
         elif name in _METADATA_KEYS:
             self.rename_to(code, opt, name, why="setuptools reads it under this name")
-        else:
-            self.report(
-                code,
-                opt,
-                f"`{key}` means nothing to setuptools (it ignores `{name}` too) and has no "
-                "equivalent; delete it or replace it by hand",
-                skipped=True,
-            )
+        # setuptools ignores the key under either spelling: commenting it out changes
+        # nothing it reads, and the dash no longer fails the build
+        elif self.report(
+            code,
+            opt,
+            f"`{key}` commented out: setuptools ignores it (and `{name}`), so nothing it "
+            "reads changes; replace it by hand if you meant another option",
+        ):
+            self.doc.comment_out(opt, f"sapper fix: setuptools ignores {key} ({code})")
 
     def rename_to(self, code: str, opt: _Option, new: str, *, why: str) -> None:
         other = self.doc.find(opt.section, new, exclude=opt)
