@@ -92,6 +92,30 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=_run)
 
 
+def _directory_prefix(target: str) -> str:
+    """Diff paths of a directory target: relative to the current directory, so that
+    ``git apply`` and ``patch -p1`` apply the diff where it was made; relative to the
+    target when it lies outside the current directory (apply it there)."""
+    import os
+
+    rel = os.path.relpath(target)
+    if rel in {".", ".."} or rel.startswith(f"..{os.sep}"):
+        return ""
+    return Path(rel).as_posix() + "/"
+
+
+def _write_diff(stream: Any, text: str) -> None:
+    """Write the diff as the files' own bytes (undecodable bytes included)."""
+    data = text.encode("utf-8", "surrogateescape")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        stream.flush()
+        buffer.write(data)
+        buffer.flush()
+    else:  # a text-only stream (tests): no undecodable bytes can be written there
+        stream.write(data.decode("utf-8", "replace"))
+
+
 _LABELS = {"applied": "fixed", "unsafe": "unsafe (needs --unsafe-fixes)", "skipped": "not fixed"}
 
 
@@ -153,8 +177,11 @@ def _run(args: argparse.Namespace) -> int:
             continue
         rewritten += 1
         if args.diff:
-            prefix = "" if loaded.kind == "directory" else f"{loaded.files.root}/"
-            out.write(result.diff(prefix=prefix if prefix != "/" else ""))
+            if loaded.kind == "directory":
+                prefix = _directory_prefix(target)
+            else:
+                prefix = f"{loaded.files.root}/" if loaded.files.root else ""
+            _write_diff(out, result.diff(prefix=prefix))
             continue
         try:
             if loaded.kind == "directory":

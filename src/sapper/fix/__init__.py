@@ -82,21 +82,33 @@ class FixResult:
         return tuple(e for e in self.edits if e.status == "skipped")
 
     def diff(self, prefix: str = "") -> str:
-        """A unified diff of every changed file (``a/`` and ``b/`` paths under ``prefix``)."""
-        chunks: list[str] = []
+        """A unified diff of every changed file (``a/`` and ``b/`` paths under ``prefix``)
+        that ``git apply`` and ``patch -p1`` apply: lines are split at ``\\n`` only (a form
+        feed or a lone ``\\r`` stays inside its line), and a last line without a newline is
+        followed by the ``\\ No newline at end of file`` marker. Undecodable bytes come back
+        as lone surrogates: encode the text with ``surrogateescape`` to write it."""
+        out: list[str] = []
         for path in sorted(self.files):
             old = self.originals.get(path, b"").decode("utf-8", "surrogateescape")
             new = self.files[path].decode("utf-8", "surrogateescape")
             name = f"{prefix}{path}"
-            chunks.extend(
-                difflib.unified_diff(
-                    old.splitlines(keepends=True),
-                    new.splitlines(keepends=True),
-                    fromfile=f"a/{name}",
-                    tofile=f"b/{name}",
-                )
-            )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+            for line in difflib.unified_diff(
+                _split_lines(old), _split_lines(new), fromfile=f"a/{name}", tofile=f"b/{name}"
+            ):
+                if line.endswith("\n"):
+                    out.append(line)
+                else:
+                    out.append(f"{line}\n\\ No newline at end of file\n")
+        return "".join(out)
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines ending at ``\\n`` (kept), as diff and patch count them."""
+    lines = text.split("\n")
+    out = [f"{line}\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
 
 
 def fix_files(
