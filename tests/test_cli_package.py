@@ -60,3 +60,37 @@ def test_old_common_module_still_imports() -> None:
 
     assert _cli_common.add_rule_selection is _common.add_rule_selection
     assert _cli_common.ExitCode is ExitCode
+
+
+def _all_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    from sapper.cli import _parser
+
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+
+    def walk(name: str, parser: argparse.ArgumentParser) -> None:
+        found.append((name, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(f"{name} {sub_name}".strip(), sub)
+
+    walk("", _parser())
+    return found
+
+
+@pytest.mark.parametrize("name", [name for name, _ in _all_parsers()])
+def test_help_is_complete_and_wrapped(monkeypatch, name: str) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    parser = dict(_all_parsers())[name]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                assert choice.help, f"sapper {name}: sub-command {choice.dest} has no help"
+            continue
+        assert action.help and action.help != argparse.SUPPRESS, (
+            f"sapper {name}: {action.option_strings or action.dest} has no help"
+        )
+    text = parser.format_help()
+    long = [line for line in text.splitlines() if len(line) > 80]
+    assert not long, f"sapper {name} --help has lines over 80 columns: {long}"
+    assert "exit codes:" in text

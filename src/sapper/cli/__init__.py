@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from .._exceptions import SapperError, UsageError
 from .._version import __version__
-from ._common import EXIT_MEANINGS, ExitCode, exit_codes_epilog
+from ._common import EXIT_MEANINGS, ExitCode, HelpFormatter, exit_codes_epilog
 
 __all__ = ["SUBCOMMAND_MODULES", "ExitCode", "main", "run"]
 
@@ -40,9 +40,9 @@ def _parser() -> argparse.ArgumentParser:
             "and tell which setuptools versions fail to build them."
         ),
         epilog=exit_codes_epilog(EXIT_MEANINGS)
-        + "Each command's --help says what its codes mean for it; scan records bad targets "
+        + "\nEach command's --help says what its codes mean for it; scan records bad targets "
         "in its database and exits 0.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"sapper {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

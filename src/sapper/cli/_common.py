@@ -13,6 +13,7 @@ __all__ = [
     "DEFAULT_STORE",
     "EXIT_MEANINGS",
     "ExitCode",
+    "HelpFormatter",
     "add_index_options",
     "add_rule_selection",
     "apply_cache_cap",
@@ -51,10 +52,43 @@ EXIT_MEANINGS: Mapping[ExitCode, str] = {
 
 
 def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
-    """An ``exit codes:`` block for a sub-command's epilog, numbers taken from :class:`ExitCode`."""
+    """An ``exit codes:`` block for a sub-command's epilog, numbers taken from :class:`ExitCode`
+    (wrapped to 79 columns, continuation lines under the text)."""
+    import textwrap
+
     lines = ["exit codes:"]
-    lines.extend(f"  {int(code):<3d} {text}" for code, text in meanings.items())
+    for code, text in meanings.items():
+        lines.extend(
+            textwrap.wrap(
+                text, width=79, initial_indent=f"  {int(code):<3d} ", subsequent_indent=" " * 6
+            )
+        )
     return "\n".join(lines) + "\n"
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Wraps prose paragraphs of descriptions and epilogs to the terminal, as argparse's
+    default does, and keeps blocks whose lines are indented (tables, lists) as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        def fill(prose: str, at: str) -> str:
+            return textwrap.fill(
+                " ".join(prose.split()), width, initial_indent=at, subsequent_indent=at
+            )
+
+        out: list[str] = []
+        for para in text.split("\n\n"):
+            lines = para.splitlines()
+            head, *rest = lines or [""]
+            if any(line[:1].isspace() for line in rest):
+                out.append("\n".join(indent + line for line in lines))  # a table: as written
+            elif rest and head.rstrip().endswith(":"):  # "heading:" then prose, indented by 2
+                out.append(indent + head + "\n" + fill(" ".join(rest), indent + "  "))
+            else:
+                out.append(fill(para, indent))
+        return "\n\n".join(out)
 
 
 #: Where ``sapper scan`` writes and ``sapper report`` reads by default.

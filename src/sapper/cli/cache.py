@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import ExitCode, exit_codes_epilog, format_size
+from ._common import ExitCode, HelpFormatter, exit_codes_epilog, format_size
 
 __all__ = ["add_parser"]
 
@@ -36,22 +36,31 @@ def add_parser(subparsers: Any) -> None:
         help="show the download cache's size, or clean it",
         description=_DESCRIPTION,
         epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"}),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     sub = parser.add_subparsers(dest="cache_command", metavar="ACTION")
     info = sub.add_parser(
         "info",
         help="location, size and files per kind",
         description="Show where the cache is, and its files and size per kind.",
+        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"}),
+        formatter_class=HelpFormatter,
     )
     _cache_dir_option(info)
-    info.add_argument("--format", choices=("text", "json"), default="text")
+    info.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) or versioned JSON",
+    )
     info.set_defaults(handler=_run_info)
     clean = sub.add_parser(
         "clean",
         help="remove cached files (all, by age, or down to a size)",
         description="Remove every cached file, or only those not used for DAYS days "
         "(--older-than), or the least recently used downloads above SIZE (--max-size).",
+        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"}),
+        formatter_class=HelpFormatter,
     )
     _cache_dir_option(clean)
     clean.add_argument(

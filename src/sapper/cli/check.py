@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     ExitCode,
+    HelpFormatter,
     add_config_options,
     add_index_options,
     add_rule_selection,
@@ -35,11 +36,17 @@ output formats:
   github   GitHub Actions annotations (::error/::warning/::notice)
 
 configuration:
-  [tool.sapper] in the nearest pyproject.toml above the checked directory (or above the
-  current directory for sdists and requirements) sets select, ignore, per-file-ignores,
-  setuptools, python and enforce-deprecations; options on the command line win. A comment
-  "# sapper: ignore[SC001]" suppresses a finding: in setup.py and pyproject.toml on its
-  own line or the next, in setup.cfg on the option or section below it. See docs/cli.md.
+[tool.sapper] in the nearest pyproject.toml above the checked directory (or above the
+current directory for sdists and requirements) sets select, ignore, per-file-ignores,
+setuptools, python, enforce-deprecations and cache-max-size; options on the command line
+win.
+
+suppressions:
+A comment "# sapper: ignore[SC001]" (codes or prefixes, comma-separated) suppresses
+findings: in setup.py and pyproject.toml on its own line, or on the next line when it
+stands alone; in setup.cfg (full-line comments only, since configparser keeps a trailing
+comment in the value) on the option below it, or on the whole section below it. See
+docs/cli.md.
 
 """ + exit_codes_epilog(
     {
@@ -64,7 +71,7 @@ def add_parser(subparsers: Any) -> None:
             "release with an sdist). Nothing is executed and archives are never extracted."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     check.add_argument(
         "targets",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     ExitCode,
+    HelpFormatter,
     add_config_options,
     add_index_options,
     add_rule_selection,
@@ -23,20 +24,24 @@ __all__ = ["add_parser"]
 
 _EPILOG = """\
 what is fixed:
-  SC001, SC002  setup.cfg keys with dashes or capitals, renamed to what setuptools reads
-                (description-file -> long_description = file: ..., home-page -> url, ...);
-                a [metadata] key setuptools ignores anyway (a misspelt decsription-file)
-                is commented out under a one-line note; edited line by line: comments,
-                order and indentation stay
+  SC001, SC002  setup.cfg keys with dashes or capitals, renamed to what
+                setuptools reads (description-file -> long_description =
+                file: ..., home-page -> url, ...); a [metadata] key that
+                setuptools ignores anyway (a misspelt decsription-file) is
+                commented out under a one-line note. Edited line by line:
+                comments, order and indentation stay.
   SC008         license = file: X in setup.cfg -> license_files = X
-  SC009         universal = 1 removed from [bdist_wheel] (or the old [wheel] section)
-  SP001         setup.py: the setuptools.command.test import and its cmdclass entry;
-                pkg_resources get_distribution(x).version, parse_version, resource_filename
+  SC009         universal = 1 removed from [bdist_wheel] (or the old [wheel]
+                section)
+  SP001         setup.py: the setuptools.command.test import and its cmdclass
+                entry; pkg_resources get_distribution(x).version,
+                parse_version, resource_filename
   SP002         setup.py: use_2to3= in setup()
-  An edit that changes the built package's requirements, or deletes or rewrites code with
-  another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
-  alone. A '# sapper: ignore[CODE]' comment (see `sapper check --help`) keeps a rule from
-  being fixed when it suppresses all of that rule's findings.
+
+An edit that changes the built package's requirements, or deletes or rewrites code with
+another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
+alone. A "# sapper: ignore[CODE]" comment (see sapper check --help) keeps a rule from being
+fixed when it suppresses every finding of that rule.
 
 """ + exit_codes_epilog(
     {
@@ -58,9 +63,14 @@ def add_parser(subparsers: Any) -> None:
             "DIR, with the same members, modes and mtimes, and PKG-INFO untouched)."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument("targets", nargs="+", metavar="TARGET")
+    parser.add_argument(
+        "targets",
+        nargs="+",
+        metavar="TARGET",
+        help="directory (fixed in place), sdist file or requirement (copy written with -o)",
+    )
     parser.add_argument(
         "--diff", action="store_true", help="print a unified diff and write nothing"
     )

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import DEFAULT_STORE, ExitCode, exit_codes_epilog, positive_int
+from ._common import DEFAULT_STORE, ExitCode, HelpFormatter, exit_codes_epilog, positive_int
 
 __all__ = ["add_parser"]
 
@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
         help="summarise a scan's results (terminal, JSON, HTML)",
         description=_DESCRIPTION,
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument(
         "store",
@@ -52,7 +52,12 @@ def add_parser(subparsers: Any) -> None:
         "store; with --format json: no page unless --html is given)",
     )
     p.add_argument("--no-html", action="store_true", help="do not write the HTML page")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="terminal summary (default) or the versioned JSON summary (docs/report.md)",
+    )
     p.add_argument(
         "--top",
         type=positive_int,

@@ -6,22 +6,34 @@ import argparse
 import sys
 from typing import Any
 
-from ._common import ExitCode
+from ._common import ExitCode, HelpFormatter, exit_codes_epilog
 
 __all__ = ["add_parser"]
 
 
 def add_parser(subparsers: Any) -> None:
+    epilog = exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"})
     rules: argparse.ArgumentParser = subparsers.add_parser(
-        "rules", help="list every rule", description="List every rule: code, slug, summary."
+        "rules",
+        help="list every rule",
+        description="List every rule: code, slug, summary.",
+        epilog=epilog,
+        formatter_class=HelpFormatter,
     )
-    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="a table (default), or JSON with each rule's family, fixability and references",
+    )
     rules.set_defaults(handler=_run_rules)
     rule: argparse.ArgumentParser = subparsers.add_parser(
         "rule",
         help="explain one rule: what, why, example, fix, references",
         description="Explain one rule: what it finds, why, an example, the setuptools "
         "versions the example fails in, the fix and references.",
+        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "no such rule"}),
+        formatter_class=HelpFormatter,
     )
     rule.add_argument("code", metavar="CODE", help="a rule code such as SC001")
     rule.set_defaults(handler=_run_rule)

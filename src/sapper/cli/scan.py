@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING
 from .._exceptions import UsageError
 from ._common import (
     DEFAULT_STORE,
+    ExitCode,
+    HelpFormatter,
     add_index_options,
     add_rule_selection,
     apply_cache_cap,
+    exit_codes_epilog,
     positive_int,
     progress_enabled,
     validate_rule_selection,
@@ -53,13 +56,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
         epilog=(
             f"--top N reads the top-PyPI-packages list shipped with sapper, dated {date} "
-            "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n"
+            "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n\n"
             "Failed downloads and bad archives are recorded in the database with their error, "
-            "and never stop the scan. Exit codes: 0 done, 2 usage error."
+            "and never stop the scan.\n\n"
+            + exit_codes_epilog(
+                {
+                    ExitCode.OK: "done (bad targets are rows with an error)",
+                    ExitCode.USAGE: "usage error",
+                    ExitCode.INTERRUPTED: "interrupted (what is stored stays; a rerun resumes)",
+                }
+            )
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument("sources", nargs="*", metavar="SOURCE")
+    parser.add_argument(
+        "sources",
+        nargs="*",
+        metavar="SOURCE",
+        help="directory of sdists, sdist, file listing sources, or requirement",
+    )
     parser.add_argument(
         "--top",
         metavar="N",
@@ -87,7 +102,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=positive_int,
         help="worker processes (default: one per CPU)",
     )
-    parser.add_argument("--engine", choices=("process", "dask"), default="process")
+    parser.add_argument(
+        "--engine",
+        choices=("process", "dask"),
+        default="process",
+        help="process: a pool of local worker processes (default); dask: a Dask cluster "
+        "(needs sapper[dask]; see --scheduler)",
+    )
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
