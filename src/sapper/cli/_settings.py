@@ -82,7 +82,9 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
     ]
     chosen = resolve(layers, codes)
     if not chosen:
-        msg = "--select/--ignore (with [tool.sapper]) leave no rule to run"
+        msg = "--select/--ignore leave no rule to run" + (
+            f" (with the selection in {config.path})" if config.path else ""
+        )
         raise UsageError(msg)
     select = () if len(chosen) == len(codes) else tuple(sorted(chosen))
 
