@@ -317,3 +317,14 @@ def test_unknown_code_in_scan_is_a_usage_error(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "scan", str(tmp_path), "--ignore", "QQ1", "--db", db)
     assert code == 2
     assert "--ignore: unknown rule code 'QQ1'" in err
+
+
+def test_fix_leaves_a_suppressed_setup_cfg_finding_alone(capsys, dashed: Path) -> None:
+    text = "[metadata]\nname = bad\n# sapper: ignore[SC001]\nauthor-email = a@b.c\nhome-page = x\n"
+    (dashed / "setup.cfg").write_text(text)
+    assert main(["fix", str(dashed)]) == 1
+    assert (dashed / "setup.cfg").read_text() == text.replace("home-page", "url")
+    capsys.readouterr()
+    (dashed / "setup.cfg").write_text(text)
+    assert main(["fix", str(dashed), "--ignore-suppressions"]) == 1
+    assert "author_email = a@b.c" in (dashed / "setup.cfg").read_text()

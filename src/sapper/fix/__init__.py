@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from .._exceptions import TargetError, UsageError
+from ..model import Finding
 from ..sources import ProjectFiles
 
 __all__ = [
@@ -126,7 +127,8 @@ def fix_files(
     ``select``/``ignore`` take rule codes or prefixes as in ``sapper check``. The rules'
     findings decide what is fixed, so a fixed project has no findings left for the rules
     fixed, except for the edits reported as unsafe or skipped. With ``suppressions`` (and
-    ``per_file_ignores``) a rule whose findings are all suppressed is not fixed.
+    ``per_file_ignores``) a suppressed setup.cfg finding is not fixed, nor is a setup.py
+    rule whose findings are all suppressed.
     """
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
@@ -159,8 +161,21 @@ def fix_files(
 
     cfg = files.files.get("setup.cfg")
     if cfg is not None and any(want(code) for code in setup_cfg.FIXED_CODES):
+        keep = None
+        if suppressions or per_file_ignores:
+            from ..suppress import apply_suppressions
+
+            def keep(finding: Finding) -> bool:
+                split = apply_suppressions(
+                    [finding],
+                    files.files,
+                    comments=suppressions,
+                    per_file_ignores=per_file_ignores,
+                )
+                return not split.suppressed
+
         new_cfg, cfg_edits = setup_cfg.fix_setup_cfg(
-            files, py_info=py_info, want=want, unsafe_fixes=unsafe_fixes, today=today
+            files, py_info=py_info, want=want, unsafe_fixes=unsafe_fixes, today=today, keep=keep
         )
         edits.extend(cfg_edits)
         if new_cfg is not None and new_cfg != cfg:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from ..model import Finding
 from ..sources import ProjectFiles
 from . import Edit, Status
 from .setup_py import SetupPyInfo
@@ -613,8 +614,10 @@ def fix_setup_cfg(
     want: Callable[[str], bool],
     unsafe_fixes: bool = False,
     today: _dt.date | None = None,
+    keep: Callable[[Finding], bool] | None = None,
 ) -> tuple[bytes | None, list[Edit]]:
-    """Fix the SC001/SC002/SC008/SC009 findings of the project's setup.cfg.
+    """Fix the SC001/SC002/SC008/SC009 findings of the project's setup.cfg (those ``keep``
+    accepts: suppressed findings are left alone).
 
     Returns the new content (None when the file cannot be edited) and the edits.
     """
@@ -635,7 +638,9 @@ def fix_setup_cfg(
         rule = get_rule(code)
         if rule is not None and want(code):
             findings.extend(f for f in rule.check(ctx) if f.path == PATH)
-    targets = [f for f in findings if f.code in FIXED_CODES and want(f.code)]
+    targets = [
+        f for f in findings if f.code in FIXED_CODES and want(f.code) and (keep is None or keep(f))
+    ]
     if not targets:
         return None, []
     blocking = [f for f in findings if f.code in ("SC003", "SC004", "SC005")]
