@@ -40,8 +40,9 @@ what is fixed:
 
 An edit that changes the built package's requirements, or deletes or rewrites code with
 another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
-alone. A "# sapper: ignore[CODE]" comment (see sapper check --help) keeps a rule from being
-fixed when it suppresses every finding of that rule.
+alone. A finding suppressed by a "# sapper: ignore[CODE]" comment or per-file-ignores
+(see sapper check --help) is not fixed; in setup.py, a rule is fixed unless all its
+findings are suppressed.
 
 """ + exit_codes_epilog(
     {
