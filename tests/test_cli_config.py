@@ -328,3 +328,11 @@ def test_fix_leaves_a_suppressed_setup_cfg_finding_alone(capsys, dashed: Path) -
     (dashed / "setup.cfg").write_text(text)
     assert main(["fix", str(dashed), "--ignore-suppressions"]) == 1
     assert "author_email = a@b.c" in (dashed / "setup.cfg").read_text()
+
+
+@pytest.mark.parametrize("command", ["scan", "fix"])
+def test_malformed_requirement_in_scan_and_fix(capsys, tmp_path: Path, command: str) -> None:
+    extra = ["--db", str(tmp_path / "x.duckdb")] if command == "scan" else ["--diff"]
+    code, _, err = run(capsys, command, "foo==1.2.O", *extra)
+    assert code == 2
+    assert "foo==1.2.O: not a valid requirement: invalid version '1.2.O'" in err
