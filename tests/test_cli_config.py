@@ -336,3 +336,10 @@ def test_malformed_requirement_in_scan_and_fix(capsys, tmp_path: Path, command: 
     code, _, err = run(capsys, command, "foo==1.2.O", *extra)
     assert code == 2
     assert "foo==1.2.O: not a valid requirement: invalid version '1.2.O'" in err
+
+
+def test_fix_quiet(capsys, dashed: Path) -> None:
+    assert main(["fix", str(dashed), "-q", "--diff"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("--- a/")
+    assert err == ""

@@ -95,6 +95,12 @@ def add_parser(subparsers: Any) -> None:
     add_index_options(parser)
     add_config_options(parser)
     parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print errors (and the diff) only: no line per edit, no summary",
+    )
+    parser.add_argument(
         "--ignore-suppressions",
         action="store_true",
         help="also fix findings that a '# sapper: ignore[...]' comment or per-file-ignores "
@@ -183,7 +189,10 @@ def _run(args: argparse.Namespace) -> int:
         for edit in result.edits:
             counts[edit.status] += 1
             where = f"{edit.path}:{edit.line}" if edit.line else edit.path
-            notes.write(f"{target}: {where}: {edit.code} {_LABELS[edit.status]}: {edit.message}\n")
+            if not args.quiet:
+                notes.write(
+                    f"{target}: {where}: {edit.code} {_LABELS[edit.status]}: {edit.message}\n"
+                )
         if not result.changed:
             continue
         rewritten += 1
@@ -200,7 +209,8 @@ def _run(args: argparse.Namespace) -> int:
             else:
                 written = write_result(loaded, result, out_dir=args.output_dir)
                 for path in written:
-                    notes.write(f"{target}: wrote {path}\n")
+                    if not args.quiet:
+                        notes.write(f"{target}: wrote {path}\n")
         except TargetError as exc:
             sys.stderr.write(f"sapper: error: {exc}\n")
             failed = True
@@ -211,10 +221,11 @@ def _run(args: argparse.Namespace) -> int:
         args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
     )
     verb = "would rewrite" if args.diff else "rewrote"
-    sys.stderr.write(
-        f"{verb} {rewritten} of {len(args.targets)} target(s): {counts['applied']} fixed, "
-        f"{counts['unsafe']} need --unsafe-fixes, {counts['skipped']} left to fix by hand\n"
-    )
+    if not args.quiet:
+        sys.stderr.write(
+            f"{verb} {rewritten} of {len(args.targets)} target(s): {counts['applied']} fixed, "
+            f"{counts['unsafe']} need --unsafe-fixes, {counts['skipped']} left to fix by hand\n"
+        )
     if failed:
         return ExitCode.TARGET_ERROR
     return ExitCode.FINDINGS if rewritten else ExitCode.OK
