@@ -116,3 +116,14 @@ def test_cap_applies_after_check(capsys, cache, tmp_path: Path) -> None:
     assert code == 0
     assert "evicted 2 least recently used download(s)" in capsys.readouterr().err
     assert {p.name[0] for p in (root / "sdists").rglob("*.tar.gz")} == {"c"}
+
+
+def test_malformed_cap_is_a_usage_error_before_any_work(capsys, monkeypatch, tmp_path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "setup.cfg").write_text("[metadata]\nname = ok\n")
+    monkeypatch.setenv("SAPPER_CACHE_MAX_SIZE", "lots")
+    assert main(["check", str(project)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "$SAPPER_CACHE_MAX_SIZE: 'lots' is not a size" in err

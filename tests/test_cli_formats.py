@@ -148,3 +148,17 @@ def test_quiet_text_shows_only_targets_with_findings(capsys, project: Path, clea
     assert "targets" not in out  # no summary line
     code, out, _ = run(capsys, "check", str(clean), "-q")
     assert (code, out) == (0, "")
+
+
+def test_sarif_locations(capsys, monkeypatch, tmp_path: Path) -> None:
+    d = tmp_path / "my proj"
+    d.mkdir()
+    (d / "setup.cfg").write_text("[metadata]\nname = bad\nauthor-email = a@b.c\n")
+    monkeypatch.chdir(tmp_path)
+    log = json.loads(run(capsys, "check", "my proj", "--format", "sarif")[1])
+    jsonschema.validate(log, SCHEMA)
+    artifact = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert artifact == {"uri": "my%20proj/setup.cfg", "uriBaseId": "%SRCROOT%"}
+    log = json.loads(run(capsys, "check", str(d), "--format", "sarif")[1])
+    artifact = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert artifact == {"uri": (d / "setup.cfg").as_uri()}

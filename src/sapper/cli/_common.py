@@ -9,6 +9,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from .._exceptions import UsageError
+
 __all__ = [
     "DEFAULT_STORE",
     "EXIT_MEANINGS",
@@ -17,6 +19,7 @@ __all__ = [
     "add_index_options",
     "add_rule_selection",
     "apply_cache_cap",
+    "cache_cap",
     "exit_codes_epilog",
     "format_size",
     "positive_int",
@@ -187,13 +190,28 @@ def format_size(size: float) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def apply_cache_cap(args: argparse.Namespace, config_cap: int | None = None) -> None:
-    """Enforce ``--cache-max-size`` (else ``$SAPPER_CACHE_MAX_SIZE``, else the configured cap)
-    on the cache the run used; says on stderr what it evicted."""
+def cache_cap(args: argparse.Namespace, config_cap: int | None = None) -> int | None:
+    """The cache size cap in bytes: ``--cache-max-size``, else ``$SAPPER_CACHE_MAX_SIZE``, else
+    the configured one; a malformed size is a usage error (call it before doing any work)."""
     from ..config import parse_size
 
-    text = getattr(args, "cache_max_size", None) or os.environ.get("SAPPER_CACHE_MAX_SIZE")
-    cap = parse_size(text) if text else config_cap
+    option = getattr(args, "cache_max_size", None)
+    env = os.environ.get("SAPPER_CACHE_MAX_SIZE")
+    try:
+        if option:
+            return parse_size(option)
+        if env:
+            return parse_size(env)
+    except UsageError as exc:
+        where = "--cache-max-size" if option else "$SAPPER_CACHE_MAX_SIZE"
+        msg = f"{where}: {exc}"
+        raise UsageError(msg) from exc
+    return config_cap
+
+
+def apply_cache_cap(args: argparse.Namespace, cap: int | None) -> None:
+    """Evict least recently used downloads from the cache the run used until it holds at
+    most ``cap`` bytes (see :func:`cache_cap`); says on stderr what it evicted."""
     if cap is None or getattr(args, "no_cache", False):
         return
     from ..cache import enforce_max_size

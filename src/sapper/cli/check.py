@@ -14,6 +14,7 @@ from ._common import (
     add_index_options,
     add_rule_selection,
     apply_cache_cap,
+    cache_cap,
     exit_codes_epilog,
     progress_enabled,
 )
@@ -226,6 +227,9 @@ def _run(args: argparse.Namespace) -> int:
             options_by_config[config.path] = _options(args, config)
         per_target.append(options_by_config[config.path])
 
+    cap = cache_cap(
+        args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
+    )
     total = len(targets)
     show = progress_enabled() and total > 1 and not args.quiet
     results = []
@@ -237,9 +241,7 @@ def _run(args: argparse.Namespace) -> int:
     if show:
         sys.stderr.write("\r\x1b[K")
     sys.stdout.write(_render(args, results))
-    apply_cache_cap(
-        args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
-    )
+    apply_cache_cap(args, cap)
     if any(r.errors and r.verdict is None for r in results):
         return ExitCode.TARGET_ERROR
     if any(r.findings for r in results) and not args.exit_zero:

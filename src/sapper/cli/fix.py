@@ -14,6 +14,7 @@ from ._common import (
     add_index_options,
     add_rule_selection,
     apply_cache_cap,
+    cache_cap,
     exit_codes_epilog,
 )
 
@@ -162,6 +163,9 @@ def _run(args: argparse.Namespace) -> int:
     for target in args.targets:
         config = config_for(args, target, configs)
         settings[target] = (config, settings_for(args, config))
+    cap = cache_cap(
+        args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
+    )
 
     out = sys.stdout
     notes = sys.stderr if args.diff else sys.stdout
@@ -217,9 +221,7 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             sys.stderr.write(f"sapper: error: {target}: cannot write ({exc.strerror})\n")
             failed = True
-    apply_cache_cap(
-        args, next((c.cache_max_size for c in configs.values() if c.cache_max_size), None)
-    )
+    apply_cache_cap(args, cap)
     verb = "would rewrite" if args.diff else "rewrote"
     if not args.quiet:
         sys.stderr.write(

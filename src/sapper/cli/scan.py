@@ -15,6 +15,7 @@ from ._common import (
     add_index_options,
     add_rule_selection,
     apply_cache_cap,
+    cache_cap,
     exit_codes_epilog,
     positive_int,
     progress_enabled,
@@ -157,6 +158,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run(args: argparse.Namespace) -> int:
     validate_rule_selection(args)
+    cap = cache_cap(args)
     db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else DEFAULT_STORE)
     if not args.sources and args.top is None:
         if args.export is None:
@@ -198,7 +200,7 @@ def _run(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.clear()
     sys.stderr.write(_final_line(summary) + "\n")
-    apply_cache_cap(args)
+    apply_cache_cap(args, cap)
     if args.export is not None:
         return _export(db, args.export)
     return 0

@@ -2,10 +2,11 @@
 
 One run; ``tool.driver.rules`` describes the rules that have results. ``removed`` findings
 are ``error``, ``overdue`` ones ``warning``, the others ``note``. A directory target's
-locations are relative to the current directory (``%SRCROOT%``); an archive's are the
-path inside the archive, with the archive in the result's ``properties.target``. Targets
-that could not be analysed become ``toolExecutionNotifications`` and mark the invocation
-unsuccessful. Every result carries the setuptools versions it fails in as properties.
+locations are relative to the current directory (``%SRCROOT%``), or ``file:`` URIs when
+the directory was given as an absolute path; an archive's are the path inside the
+archive, with the archive in the result's ``properties.target``. Targets that could not be
+analysed become ``toolExecutionNotifications`` and mark the invocation unsuccessful. Every
+result carries the setuptools versions it fails in as properties.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
+from urllib.parse import quote
 
 from .._version import __version__
 from ..model import Finding, TargetResult
@@ -41,10 +43,15 @@ def _rule_descriptor(code: str, slug: str) -> dict[str, Any]:
 
 
 def _result(result: TargetResult, f: Finding, index: int) -> dict[str, Any]:
-    path = finding_path(result, f)
-    location: dict[str, Any] = {"artifactLocation": {"uri": PurePath(path).as_posix()}}
-    if result.kind == "directory":
-        location["artifactLocation"]["uriBaseId"] = "%SRCROOT%"
+    path = PurePath(finding_path(result, f))
+    artifact: dict[str, Any]
+    if path.is_absolute():
+        artifact = {"uri": path.as_uri()}
+    elif result.kind == "directory":
+        artifact = {"uri": quote(path.as_posix()), "uriBaseId": "%SRCROOT%"}
+    else:
+        artifact = {"uri": quote(path.as_posix())}
+    location: dict[str, Any] = {"artifactLocation": artifact}
     if f.line is not None:
         location["region"] = {"startLine": f.line, "startColumn": f.column or 1}
     out: dict[str, Any] = {
