@@ -343,3 +343,14 @@ def test_fix_quiet(capsys, dashed: Path) -> None:
     out, err = capsys.readouterr()
     assert out.startswith("--- a/")
     assert err == ""
+
+
+def test_sapper_toml_wins_over_pyproject_in_the_same_folder(capsys, dashed: Path) -> None:
+    (dashed / "pyproject.toml").write_text("[tool.sapper]\nignore = ['SC009']\n")
+    (dashed / "sapper.toml").write_text("ignore = ['SC001']\n")
+    assert find_config(dashed) == dashed / "sapper.toml"
+    _, out, _ = run(capsys, "check", str(dashed), "--format", "json")
+    (target,) = json.loads(out)["targets"]
+    assert {f["code"] for f in target["findings"]} == {"SC009"}
+    (dashed / ".sapper.toml").write_text("ignore = ['SC']\n")
+    assert find_config(dashed) == dashed / ".sapper.toml"

@@ -1,7 +1,8 @@
 """``[tool.sapper]`` in pyproject.toml: settings that command-line options override.
 
-Found as ruff finds its configuration: the nearest ``pyproject.toml`` that has a
-``[tool.sapper]`` table, in the directory checked or one of its parents (for sdists and
+Found as ruff finds its configuration: the nearest ``.sapper.toml`` or ``sapper.toml``
+(settings at the top level) or ``pyproject.toml`` with a ``[tool.sapper]`` table, in the
+directory checked or one of its parents (for sdists and
 requirements, the current directory or one of its parents; an sdist's own settings are never
 used, since they are the author's, not yours). ``--config FILE`` names the file;
 ``--isolated`` uses none. Keys::
@@ -78,9 +79,15 @@ def _has_table(path: Path) -> bool:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` with a ``[tool.sapper]`` table at or above ``start``."""
+    """The nearest configuration at or above ``start``: in each folder, ``.sapper.toml``,
+    then ``sapper.toml`` (settings at the top level), then a ``pyproject.toml`` that has a
+    ``[tool.sapper]`` table, as ruff looks for ``.ruff.toml``, ``ruff.toml`` and
+    ``pyproject.toml``."""
     start = start.resolve()
     for folder in (start, *start.parents):
+        for name in (".sapper.toml", "sapper.toml"):
+            if (folder / name).is_file():
+                return folder / name
         candidate = folder / "pyproject.toml"
         if candidate.is_file() and _has_table(candidate):
             return candidate

@@ -162,12 +162,13 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         type=Path,
         help="read settings from FILE (a pyproject.toml's [tool.sapper], or a .toml file's "
-        "top level) instead of the nearest pyproject.toml with a [tool.sapper] table",
+        "top level) instead of the nearest .sapper.toml, sapper.toml or pyproject.toml with "
+        "a [tool.sapper] table",
     )
     parser.add_argument(
         "--isolated",
         action="store_true",
-        help="ignore every configuration file ([tool.sapper])",
+        help="ignore every configuration file ([tool.sapper], sapper.toml)",
     )
 
 

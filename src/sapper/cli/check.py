@@ -37,8 +37,9 @@ output formats:
   github   GitHub Actions annotations (::error/::warning/::notice)
 
 configuration:
-[tool.sapper] in the nearest pyproject.toml above the checked directory (or above the
-current directory for sdists and requirements) sets select, ignore, per-file-ignores,
+The nearest .sapper.toml, sapper.toml or pyproject.toml with a [tool.sapper] table, in
+the checked directory or above it (above the current directory for sdists and
+requirements), sets select, ignore, per-file-ignores,
 setuptools, python, enforce-deprecations and cache-max-size; options on the command line
 win.
 
