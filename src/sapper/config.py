@@ -30,10 +30,22 @@ from typing import Any
 
 from ._exceptions import UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+
+def _loads(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, imported only when a configuration file is read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib.loads(text)
+
+
+def _decode_error() -> type[Exception]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib.TOMLDecodeError
 
 __all__ = ["Config", "find_config", "load_config", "parse_size"]
 
@@ -71,8 +83,8 @@ def _has_table(path: Path) -> bool:
     if "tool" not in text or "sapper" not in text:
         return False
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        doc = _loads(text)
+    except _decode_error():
         return False
     tool = doc.get("tool")
     return isinstance(tool, dict) and isinstance(tool.get("sapper"), dict)
@@ -133,11 +145,11 @@ def load_config(path: Path) -> Config:
         names the file and the key).
     """
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = _loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         msg = f"{path}: cannot read the configuration ({exc.strerror})"
         raise UsageError(msg) from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except (_decode_error(), UnicodeDecodeError) as exc:
         msg = f"{path}: not valid TOML ({exc})"
         raise UsageError(msg) from exc
     if path.name == "pyproject.toml":

@@ -19,9 +19,7 @@ Findings without a line (about a file as a whole) can only be suppressed by
 from __future__ import annotations
 
 import fnmatch
-import io
 import re
-import tokenize
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -94,6 +92,9 @@ def _comment_lines(comments: Iterable[tuple[int, bool, str]], code_lines: Sequen
 
 
 def _python_lines(text: str) -> LineMap:
+    import io
+    import tokenize
+
     comments: list[tuple[int, bool, str]] = []
     code_lines: list[int] = []
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
