@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
 from .._exceptions import UsageError
 
@@ -72,6 +73,26 @@ def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Wraps prose paragraphs of descriptions and epilogs to the terminal, as argparse's
     default does, and keeps blocks whose lines are indented (tables, lists) as written."""
+
+    #: Terminal width per $COLUMNS value: argparse builds a formatter for every option it
+    #: adds, and asking the terminal each time is most of the cost of ``sapper --help``.
+    _widths: ClassVar[dict[str | None, int]] = {}
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            key = os.environ.get("COLUMNS")
+            if key not in self._widths:
+                import shutil
+
+                self._widths[key] = shutil.get_terminal_size().columns - 2
+            width = self._widths[key]
+        super().__init__(prog, indent_increment, max_help_position, width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         import textwrap
