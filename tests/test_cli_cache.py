@@ -127,3 +127,13 @@ def test_malformed_cap_is_a_usage_error_before_any_work(capsys, monkeypatch, tmp
     out, err = capsys.readouterr()
     assert out == ""
     assert "$SAPPER_CACHE_MAX_SIZE: 'lots' is not a size" in err
+
+
+def test_cap_that_other_kinds_exceed_says_so(capsys, cache) -> None:
+    root, now = cache
+    put(root, "build/envs/x/lib.py", 9000, 1, now)
+    assert main(["cache", "clean", "--cache-dir", str(root), "--max-size", "5000"]) == 0
+    out, err = capsys.readouterr()
+    assert "removed 3 file(s)" in out
+    assert "still holds 9.1 kB, above the 5.0 kB cap: only downloaded sdists are evicted" in err
+    assert (root / "build" / "envs" / "x" / "lib.py").is_file()

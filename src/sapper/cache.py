@@ -152,8 +152,10 @@ def clean(
 
 
 def enforce_max_size(cache_dir: Path, max_bytes: int, *, dry_run: bool = False) -> CleanResult:
-    """Evict the least recently used downloads until the cache holds at most ``max_bytes``
-    (other kinds are kept: they are small, and a resolution is cheap to keep)."""
+    """Evict the least recently used downloaded sdists until the cache holds at most
+    ``max_bytes``, if it can. Other kinds are kept: resolutions are small, index pages come in
+    pairs (headers and body) that must go together, and build environments (``build/``) are
+    trees whose files are useless one by one; ``kept_bytes`` above ``max_bytes`` says so."""
     entries = list(_walk(cache_dir))
     total = sum(e.size for e in entries)
     excess = total - max_bytes

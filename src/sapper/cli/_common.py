@@ -21,6 +21,7 @@ __all__ = [
     "add_rule_selection",
     "apply_cache_cap",
     "cache_cap",
+    "cap_note",
     "exit_codes_epilog",
     "format_size",
     "positive_int",
@@ -246,3 +247,14 @@ def apply_cache_cap(args: argparse.Namespace, cap: int | None) -> None:
             f"cache: evicted {done.removed_files} least recently used download(s), "
             f"{format_size(done.removed_bytes)}, to stay under {format_size(cap)}\n"
         )
+    if done.kept_bytes > cap:
+        sys.stderr.write(cap_note(done.kept_bytes, cap, cache_dir) + "\n")
+
+
+def cap_note(kept: int, cap: int, cache_dir: Path) -> str:
+    """Why the cache stays above its cap, and what to do."""
+    return (
+        f"cache: {cache_dir} still holds {format_size(kept)}, above the {format_size(cap)} "
+        "cap: only downloaded sdists are evicted (build environments and index pages are "
+        "not); `sapper cache info` shows the kinds, `sapper cache clean --kind KIND` removes one"
+    )

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import ExitCode, HelpFormatter, exit_codes_epilog, format_size
+from ._common import ExitCode, HelpFormatter, cap_note, exit_codes_epilog, format_size
 
 __all__ = ["add_parser"]
 
@@ -157,7 +157,10 @@ def _run_clean(args: argparse.Namespace) -> int:
         msg = f"--older-than {args.older_than:g}: pass a number of days, 0 or more"
         raise UsageError(msg)
     if args.max_size is not None:
-        result = enforce_max_size(cache_dir, parse_size(args.max_size), dry_run=args.dry_run)
+        cap = parse_size(args.max_size)
+        result = enforce_max_size(cache_dir, cap, dry_run=args.dry_run)
+        if result.kept_bytes > cap:
+            sys.stderr.write(cap_note(result.kept_bytes, cap, cache_dir) + "\n")
     else:
         result = clean(
             cache_dir,
