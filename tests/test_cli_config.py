@@ -354,3 +354,13 @@ def test_sapper_toml_wins_over_pyproject_in_the_same_folder(capsys, dashed: Path
     assert {f["code"] for f in target["findings"]} == {"SC009"}
     (dashed / ".sapper.toml").write_text("ignore = ['SC']\n")
     assert find_config(dashed) == dashed / ".sapper.toml"
+
+
+def test_bad_key_in_sapper_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "sapper.toml"
+    path.write_text("ignore = 'SC001'\n")
+    with pytest.raises(UsageError) as exc:
+        load_config(path)
+    assert str(exc.value) == (
+        f"{path}: ignore must be a list of rule codes, such as [\"SC001\", \"SP\"]"
+    )

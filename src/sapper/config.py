@@ -155,21 +155,21 @@ def load_config(path: Path) -> Config:
     if path.name == "pyproject.toml":
         tool = doc.get("tool", {})
         table = tool.get("sapper", {}) if isinstance(tool, dict) else {}
-        prefix = "[tool.sapper]"
+        prefix = f"{path}: [tool.sapper]"
     else:
-        table, prefix = doc, ""
+        table, prefix = doc, f"{path}:"
     if not isinstance(table, dict):
-        msg = f"{path}: {prefix or 'the file'} must be a table"
+        msg = f"{prefix} must be a table"
         raise UsageError(msg)
     for key in table:
         if key not in _KEYS:
             close = difflib.get_close_matches(key.replace("_", "-"), _KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            msg = f"{path}: {prefix} unknown key {key!r}{hint}; known: {', '.join(_KEYS)}"
-            raise UsageError(msg.replace(": :", ":"))
+            msg = f"{prefix} unknown key {key!r}{hint}; known: {', '.join(_KEYS)}"
+            raise UsageError(msg)
 
     def where(key: str) -> str:
-        return f"{path}: {prefix} {key}".replace(":  ", ": ")
+        return f"{prefix} {key}"
 
     select = _codes(table["select"], where("select")) if "select" in table else None
     ignore = _codes(table.get("ignore", []), where("ignore"))

@@ -67,7 +67,10 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
     from ..versions import catalogue
 
     codes = [r.code for r in all_rules()]
-    origin = f"{config.path} [tool.sapper]" if config.path else ""
+    origin = ""
+    if config.path is not None:
+        table = " [tool.sapper]" if config.path.name == "pyproject.toml" else ":"
+        origin = f"{config.path}{table}"
     cli_select = tuple(getattr(args, "select", ()) or ())
     cli_ignore = tuple(getattr(args, "ignore", ()) or ())
     validate_selectors(config.select or (), codes, option=f"{origin} select")
