@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sapper.explain import explain
+from sapper.render.explain import explain
 from sapper.rules import all_rules
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "rules.md"

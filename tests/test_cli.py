@@ -67,8 +67,17 @@ def test_exit_2_on_usage_error(capsys, clean_tree: Path) -> None:
     assert "not a valid version" in err
     assert run(capsys, "check", str(clean_tree), "--python", "three")[0] == 2
     with pytest.raises(SystemExit) as exc:
-        main(["check"])
+        main(["check", "--format", "xml"])
     assert exc.value.code == 2
+
+
+def test_check_without_target_checks_the_current_directory(
+    capsys, monkeypatch, dashed_tree: Path
+) -> None:
+    monkeypatch.chdir(dashed_tree)
+    code, out, _ = run(capsys, "check", "--color", "never")
+    assert code == 1
+    assert "setup.cfg:3:1: SC001" in out
 
 
 def test_exit_3_when_a_target_cannot_be_analysed(capsys, tmp_path: Path, dashed_tree: Path) -> None:

@@ -27,7 +27,12 @@ NAMES = sorted(p.name for p in PROJECTS.iterdir())
 FIXED_RULES = ("SC001", "SC002", "SP001", "SP002")
 NEWEST = "84.2.1"
 #: The newest setuptools that builds each original (pkg_resources is gone in 82).
-ORIGINAL_BUILT_BY = {"dash-keys": NEWEST, "pbr-style-requires": NEWEST, "setup-py-legacy": "81.0.0"}
+ORIGINAL_BUILT_BY = {
+    "dash-keys": NEWEST,
+    "ignored-keys": NEWEST,
+    "pbr-style-requires": NEWEST,
+    "setup-py-legacy": "81.0.0",
+}
 FIELDS = (
     "Name", "Version", "Summary", "Author", "Author-email", "Home-page", "Requires-Dist",
     "Provides-Extra", "Requires-Python", "Classifier", "Keywords", "License", "License-File",

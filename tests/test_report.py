@@ -844,7 +844,7 @@ def test_svg_escapes_and_labels() -> None:
 
 
 def test_cli_default_store_is_the_scanners() -> None:
-    from sapper import _cli_report
+    from sapper.cli import report as _cli_report
     from sapper.report import DEFAULT_STORE
 
     assert _cli_report.DEFAULT_STORE == DEFAULT_STORE

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sapper.check import check_files
-from sapper.explain import example_files
+from sapper.render.explain import example_files
 from sapper.rules import all_rules
 from sapper.sources import ProjectFiles
 

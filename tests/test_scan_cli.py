@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from archive_factory import file, make_tar
 
-from sapper._cli_scan import format_progress
 from sapper.cli import main
+from sapper.cli.scan import format_progress
 from sapper.scan import Progress
 from sapper.scan.corpus import top_list
 

@@ -1,70 +1,29 @@
-"""Argument types and option groups shared by the sub-commands (imports nothing heavy)."""
+"""Compatibility alias: the shared CLI options moved to :mod:`sapper.cli._common`.
+
+Sub-command modules written before the ``cli`` package (``_cli_*.py``) keep importing from
+here until they move into :mod:`sapper.cli`.
+"""
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from pathlib import Path
+from .cli._common import (
+    DEFAULT_STORE,
+    ExitCode,
+    add_index_options,
+    add_rule_selection,
+    exit_codes_epilog,
+    positive_int,
+    progress_enabled,
+    rule_codes,
+)
 
 __all__ = [
     "DEFAULT_STORE",
+    "ExitCode",
     "add_index_options",
     "add_rule_selection",
+    "exit_codes_epilog",
     "positive_int",
     "progress_enabled",
     "rule_codes",
 ]
-
-#: Where ``sapper scan`` writes and ``sapper report`` reads by default.
-DEFAULT_STORE = Path(".sapper/scan.duckdb")
-
-
-def rule_codes(text: str) -> tuple[str, ...]:
-    """``--select``/``--ignore`` values: comma-separated codes or prefixes, upper-cased."""
-    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        msg = f"{text!r} is not a positive whole number"
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-def progress_enabled() -> bool:
-    """Progress output on stderr: only on a terminal, never in CI logs."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
-
-
-def add_rule_selection(
-    parser: argparse.ArgumentParser, *, select_help: str, ignore_help: str
-) -> None:
-    parser.add_argument("--select", metavar="CODES", type=rule_codes, default=(), help=select_help)
-    parser.add_argument("--ignore", metavar="CODES", type=rule_codes, default=(), help=ignore_help)
-
-
-def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True) -> None:
-    """``--index-url``, ``--cache-dir`` (shared by check, fix and scan) and ``--no-cache``."""
-    parser.add_argument(
-        "--index-url",
-        metavar="URL",
-        default=os.environ.get("SAPPER_INDEX_URL"),
-        help="simple-API index to resolve requirements on (default: $SAPPER_INDEX_URL or "
-        "https://pypi.org/simple)",
-    )
-    parser.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        type=Path,
-        help="download cache, shared by check, fix and scan (default: $SAPPER_CACHE_DIR or "
-        "the user cache directory)",
-    )
-    if no_cache:
-        parser.add_argument(
-            "--no-cache", action="store_true", help="neither read nor write the cache"
-        )

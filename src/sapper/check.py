@@ -49,13 +49,19 @@ class Options:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     today: _dt.date | None = None
+    #: Honour ``# sapper: ignore[CODES]`` comments (see :mod:`sapper.suppress`); the command
+    #: line does, scans of other people's sdists do not.
+    suppressions: bool = False
+    #: ``(glob, codes)`` pairs: findings in matching files are dropped.
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """Whether ``--select``/``--ignore`` (codes or prefixes) let rule ``code`` run."""
-    if select and not code.startswith(select):
-        return False
-    return not code.startswith(ignore)
+    """Whether ``--select``/``--ignore`` (codes or prefixes) let rule ``code`` run; the most
+    specific selector decides (see :mod:`sapper.selection`)."""
+    from .selection import selected as _selected
+
+    return _selected(code, select, ignore)
 
 
 def status_at(finding: Finding, version: str, cat: Catalogue | None = None) -> Status:
@@ -146,6 +152,11 @@ def check_files(
 ) -> TargetResult:
     """Run every selected rule over one project's files and give the verdict."""
     options = options or Options()
+    nothing = _nothing_to_build(files, target=target, kind=kind)
+    if nothing is not None:
+        return TargetResult(
+            target=target, kind=kind, project=project or Project(), errors=(nothing,), sha256=sha256
+        )
     cat = catalogue()
     ctx = Context(files=files, catalogue=cat, today=options.today or _today())
     pyproject = ctx.pyproject.parsed
@@ -160,7 +171,22 @@ def check_files(
                 continue
             findings.extend(rule.check(ctx))
     findings = _reachable(findings, bs, cat)
+    suppressed = 0
+    if options.suppressions or options.per_file_ignores:
+        from .suppress import apply_suppressions
+
+        split = apply_suppressions(
+            findings,
+            files.files,
+            comments=options.suppressions,
+            per_file_ignores=options.per_file_ignores,
+        )
+        findings, suppressed = list(split.kept), len(split.suppressed)
     verdict = _verdict(findings, bs, options, cat)
+    if suppressed:
+        word = "finding" if suppressed == 1 else "findings"
+        note = f"; {suppressed} {word} suppressed (not counted in this verdict)"
+        verdict = dataclasses.replace(verdict, reason=verdict.reason + note)
     version = verdict.setuptools or cat.newest
     findings = [dataclasses.replace(f, status=status_at(f, version, cat)) for f in findings]
     return TargetResult(
@@ -174,6 +200,23 @@ def check_files(
         sha256=sha256,
         uses_setuptools=bs.uses_setuptools != "no",
     )
+
+
+def _nothing_to_build(files: ProjectFiles, *, target: str, kind: TargetKind) -> ErrorRecord | None:
+    """An error record when the project has no setup.py, setup.cfg or pyproject.toml (no
+    build frontend can build it); for a folder of sdists, how to check them instead."""
+    if any(name in files.names for name in ("setup.py", "setup.cfg", "pyproject.toml")):
+        return None
+    where = "the archive" if kind != "directory" else target
+    msg = f"{where}: no setup.py, setup.cfg or pyproject.toml, so there is nothing to build"
+    if kind == "directory":
+        sdists = [n for n in files.names if is_sdist_filename(n.rsplit("/", 1)[-1])]
+        if sdists:
+            msg = (
+                f"{target}: a folder of {len(sdists)} sdist(s), not a project: run "
+                f"`sapper scan {target}` to check them all, or pass the files to `sapper check`"
+            )
+    return ErrorRecord(type="no-project", message=msg)
 
 
 def classify_target(target: str) -> TargetKind:
@@ -196,6 +239,12 @@ def classify_target(target: str) -> TargetKind:
         raise UsageError(msg)
     if looks_like_requirement(target):
         return "pypi"
+    from ._reqtext import requirement_problem
+
+    problem = requirement_problem(target)
+    if problem is not None:
+        msg = f"{target}: not a valid requirement: {problem}"
+        raise UsageError(msg)
     msg = f"{target}: not a directory, an sdist file or a requirement such as 'name==1.0'"
     raise UsageError(msg)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from .._exceptions import TargetError, UsageError
+from ..model import Finding
 from ..sources import ProjectFiles
 
 __all__ = [
@@ -82,21 +83,33 @@ class FixResult:
         return tuple(e for e in self.edits if e.status == "skipped")
 
     def diff(self, prefix: str = "") -> str:
-        """A unified diff of every changed file (``a/`` and ``b/`` paths under ``prefix``)."""
-        chunks: list[str] = []
+        """A unified diff of every changed file (``a/`` and ``b/`` paths under ``prefix``)
+        that ``git apply`` and ``patch -p1`` apply: lines are split at ``\\n`` only (a form
+        feed or a lone ``\\r`` stays inside its line), and a last line without a newline is
+        followed by the ``\\ No newline at end of file`` marker. Undecodable bytes come back
+        as lone surrogates: encode the text with ``surrogateescape`` to write it."""
+        out: list[str] = []
         for path in sorted(self.files):
             old = self.originals.get(path, b"").decode("utf-8", "surrogateescape")
             new = self.files[path].decode("utf-8", "surrogateescape")
             name = f"{prefix}{path}"
-            chunks.extend(
-                difflib.unified_diff(
-                    old.splitlines(keepends=True),
-                    new.splitlines(keepends=True),
-                    fromfile=f"a/{name}",
-                    tofile=f"b/{name}",
-                )
-            )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+            for line in difflib.unified_diff(
+                _split_lines(old), _split_lines(new), fromfile=f"a/{name}", tofile=f"b/{name}"
+            ):
+                if line.endswith("\n"):
+                    out.append(line)
+                else:
+                    out.append(f"{line}\n\\ No newline at end of file\n")
+        return "".join(out)
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines ending at ``\\n`` (kept), as diff and patch count them."""
+    lines = text.split("\n")
+    out = [f"{line}\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
 
 
 def fix_files(
@@ -106,12 +119,16 @@ def fix_files(
     ignore: tuple[str, ...] = (),
     unsafe_fixes: bool = False,
     today: _dt.date | None = None,
+    suppressions: bool = False,
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> FixResult:
     """Fix one project's files in memory; nothing is written.
 
     ``select``/``ignore`` take rule codes or prefixes as in ``sapper check``. The rules'
     findings decide what is fixed, so a fixed project has no findings left for the rules
-    fixed, except for the edits reported as unsafe or skipped.
+    fixed, except for the edits reported as unsafe or skipped. With ``suppressions`` (and
+    ``per_file_ignores``) a suppressed setup.cfg finding is not fixed, nor is a setup.py
+    rule whose findings are all suppressed.
     """
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
@@ -124,7 +141,13 @@ def fix_files(
         files,
         target=files.label,
         kind="directory",
-        options=Options(select=select, ignore=ignore, today=today),
+        options=Options(
+            select=select,
+            ignore=ignore,
+            today=today,
+            suppressions=suppressions,
+            per_file_ignores=per_file_ignores,
+        ),
     )
     reported = {f.code for f in checked.findings}
     if not reported:
@@ -139,8 +162,21 @@ def fix_files(
 
     cfg = files.files.get("setup.cfg")
     if cfg is not None and any(want(code) for code in setup_cfg.FIXED_CODES):
+        keep = None
+        if suppressions or per_file_ignores:
+            from ..suppress import apply_suppressions
+
+            def keep(finding: Finding) -> bool:
+                split = apply_suppressions(
+                    [finding],
+                    files.files,
+                    comments=suppressions,
+                    per_file_ignores=per_file_ignores,
+                )
+                return not split.suppressed
+
         new_cfg, cfg_edits = setup_cfg.fix_setup_cfg(
-            files, py_info=py_info, want=want, unsafe_fixes=unsafe_fixes, today=today
+            files, py_info=py_info, want=want, unsafe_fixes=unsafe_fixes, today=today, keep=keep
         )
         edits.extend(cfg_edits)
         if new_cfg is not None and new_cfg != cfg:

@@ -33,7 +33,9 @@ _FIXERS = (
         help=(
             "setup.cfg keys with dashes or capitals, renamed to what setuptools reads",
             "(description-file -> long_description = file: ..., home-page -> url, ...);",
-            "edited line by line: comments, order and indentation stay",
+            "a [metadata] key setuptools ignores anyway (a misspelt decsription-file) is",
+            "commented out under a one-line note; edited line by line: comments, order",
+            "and indentation stay",
         ),
         safety=(
             "Safe: a key is renamed to the name setuptools already reads it under (or to "
@@ -42,8 +44,10 @@ _FIXERS = (
             "becomes `long_description = file: ...`, which adds the long description "
             "setuptools silently dropped. Unsafe (only with `--unsafe-fixes`): moving pbr's "
             "`requires-dist`, `provides-extra` or `requires-python` to `[options]`, which "
-            "changes the declared requirements. A conflicting key, or one with no "
-            "setuptools equivalent, is reported and left alone."
+            "changes the declared requirements. A `[metadata]` key setuptools ignores "
+            "anyway (a misspelt `decsription-file`) is commented out under a one-line note: "
+            "setuptools never read it, so the built metadata does not change. A "
+            "conflicting key is reported and left alone."
         ),
     ),
     Fixer(

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
+from ..model import Finding
 from ..sources import ProjectFiles
 from . import Edit, Status
 from .registry import fixable_codes
@@ -163,6 +164,26 @@ class IniDoc:
         """Remove the option's lines; comment lines inside its value stay."""
         for i in (opt.line, *opt.continuation):
             self._replace[i] = []
+        opt.deleted = True
+
+    def comment_out(self, opt: _Option, note: str) -> None:
+        """Turn the option's lines into comments under a one-line ``note``: configparser
+        skips comment lines, so setuptools reads the file as if the option were deleted,
+        and the text stays for its author."""
+        indent = self._key_indent(opt)
+        for n, i in enumerate((opt.line, *opt.continuation)):
+            raw = self.lines[i]
+            body = raw.rstrip("\r\n")
+            ending = raw[len(body) :]
+            stripped = body.strip()
+            if not stripped or stripped.startswith(("#", ";")):
+                new = [raw]
+            else:
+                rest = body[len(indent) :] if body.startswith(indent) else body.lstrip()
+                new = [f"{indent}# {rest}{ending}"]
+            if n == 0:
+                new.insert(0, f"{indent}# {note}{self.newline}")
+            self._replace[i] = new
         opt.deleted = True
 
     def replace_option(self, opt: _Option, lines: list[tuple[str, str]]) -> None:
@@ -327,14 +348,15 @@ class _Fixer:
             self.rename_to(code, opt, METADATA_RENAMES[name], why="the name setuptools reads")
         elif name in METADATA_KEYS:
             self.rename_to(code, opt, name, why="setuptools reads it under this name")
-        else:
-            self.report(
-                code,
-                opt,
-                f"`{key}` means nothing to setuptools (it ignores `{name}` too) and has no "
-                "equivalent; delete it or replace it by hand",
-                skipped=True,
-            )
+        # setuptools ignores the key under either spelling: commenting it out changes
+        # nothing it reads, and the dash no longer fails the build
+        elif self.report(
+            code,
+            opt,
+            f"`{key}` commented out: setuptools ignores it (and `{name}`), so nothing it "
+            "reads changes; replace it by hand if you meant another option",
+        ):
+            self.doc.comment_out(opt, f"sapper fix: setuptools ignores {key} ({code})")
 
     def rename_to(self, code: str, opt: _Option, new: str, *, why: str) -> None:
         other = self.doc.find(opt.section, new, exclude=opt)
@@ -567,8 +589,10 @@ def fix_setup_cfg(
     want: Callable[[str], bool],
     unsafe_fixes: bool = False,
     today: _dt.date | None = None,
+    keep: Callable[[Finding], bool] | None = None,
 ) -> tuple[bytes | None, list[Edit]]:
-    """Fix the SC001/SC002/SC008/SC009 findings of the project's setup.cfg.
+    """Fix the SC001/SC002/SC008/SC009 findings of the project's setup.cfg (those ``keep``
+    accepts: suppressed findings are left alone).
 
     Returns the new content (None when the file cannot be edited) and the edits.
     """
@@ -589,7 +613,9 @@ def fix_setup_cfg(
         rule = get_rule(code)
         if rule is not None and want(code):
             findings.extend(f for f in rule.check(ctx) if f.path == PATH)
-    targets = [f for f in findings if f.code in FIXED_CODES and want(f.code)]
+    targets = [
+        f for f in findings if f.code in FIXED_CODES and want(f.code) and (keep is None or keep(f))
+    ]
     if not targets:
         return None, []
     blocking = [f for f in findings if f.code in ("SC003", "SC004", "SC005")]

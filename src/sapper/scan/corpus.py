@@ -185,6 +185,12 @@ def expand(sources: Sequence[str], *, top: int | None = None) -> Iterator[Item]:
         elif looks_like_requirement(source):
             yield from once(Item(kind="requirement", text=source.strip()))
         else:
+            from .._reqtext import requirement_problem
+
+            problem = requirement_problem(source)
+            if problem is not None:
+                msg = f"{source}: not a valid requirement: {problem}"
+                raise UsageError(msg)
             msg = (
                 f"{source}: not a directory of sdists, an sdist, a list file or a requirement "
                 "such as 'name' or 'name==1.0'"

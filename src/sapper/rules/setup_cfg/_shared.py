@@ -49,50 +49,58 @@ _REF_CONFIGPARSER = Reference(
 )
 
 
+def _ini_option(key: str, value: str) -> str:
+    """``key = value`` as setup.cfg text: continuation lines indented, so that the
+    suggestion is valid INI that configparser reads back as ``value``."""
+    first, *rest = value.split("\n")
+    head = f"{key} = {first.strip()}" if first.strip() else f"{key} ="
+    return "\n".join([head, *(f"    {line.strip()}" if line.strip() else "" for line in rest)])
+
+
 def _advice(section: str, key: str, value: str) -> tuple[str, str]:
     """What to write instead of ``key`` in ``section``: (short advice, replacement text)."""
     name = key.replace("-", "_").lower()
     if section == "metadata":
         if name == "description_file":
             files = value.split()
-            target = files[0] if files else "README.rst"
-            fix = (
-                f"long_description = file: {target}\n"
-                f"long_description_content_type = {content_type(target)}"
-            )
+            target = ", ".join(files) if files else "README.rst"
+            ctype = content_type(files[0] if files else target)
+            fix = f"long_description = file: {target}\nlong_description_content_type = {ctype}"
             return (
                 f"setuptools never read `{key}` (a pbr key) and ignores it; write "
                 f"`long_description = file: {target}` and "
-                f"`long_description_content_type = {content_type(target)}`",
+                f"`long_description_content_type = {ctype}`",
                 fix,
             )
         if name in METADATA_RENAMES:
             new = METADATA_RENAMES[name]
-            return f"write `{new}`", f"{new} = {value}"
+            return f"write `{new}`", _ini_option(new, value)
         if name in ("requires_dist", "requires"):
             return (
                 f"setuptools does not install requirements listed in `{key}`; "
                 "move them to `install_requires` in [options]",
-                f"[options]\ninstall_requires =\n    {value}",
+                "[options]\n" + _ini_option("install_requires", "\n" + value.strip()),
             )
         if name == "provides_extra":
             return (
                 f"setuptools ignores `{key}`; declare each extra as a key of "
                 "[options.extras_require] with its requirements",
-                "[options.extras_require]\n" + "".join(f"{x} =\n" for x in value.split()),
+                "[options.extras_require]\n" + "\n".join(f"{x} =" for x in value.split()),
             )
         if name in ("requires_python", "python_requires"):
             return (
                 f"setuptools ignores `{key}` in [metadata]; write `python_requires` in [options]",
-                f"[options]\npython_requires = {value}",
+                "[options]\n" + _ini_option("python_requires", value),
             )
         if name not in METADATA_KEYS:
             return (
                 f"setuptools does not know `{name}` either and ignores it; "
                 "delete the key or use an option listed in the setuptools docs",
-                "",
+                # what `sapper fix` writes: the key commented out under a note
+                f"# sapper fix: setuptools ignores {key} (SC001)\n"
+                + "\n".join(f"# {line}".rstrip() for line in _ini_option(key, value).split("\n")),
             )
-    return f"write `{name}`", f"{name} = {value}"
+    return f"write `{name}`", _ini_option(name, value)
 
 
 @dataclass(slots=True)

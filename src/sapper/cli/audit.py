@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._cli_common import add_index_options, progress_enabled
-from ._exceptions import UsageError
+from .._exceptions import UsageError
+from ._common import add_index_options, progress_enabled
 
 __all__ = ["add_audit_target_options", "add_parser"]
 
@@ -126,10 +126,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _run(args: argparse.Namespace) -> int:
     import json
 
-    from .audit import audit, report_json
-    from .audit.emit import emit, plan_constraints
-    from .audit.render import render_table
-    from .render.text import Style, use_color
+    from ..audit import audit, report_json
+    from ..audit.emit import emit, plan_constraints
+    from ..audit.render import render_table
+    from ..render.text import Style, use_color
 
     if args.output is not None and args.emit is None:
         msg = "-o/--output goes with --emit pip|uv|poetry"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rules import Rule
+from ..rules import Rule
 
 __all__ = ["example_files", "explain", "fix_safety"]
 
@@ -14,7 +14,7 @@ def example_files(rule: Rule) -> dict[str, bytes]:
 
 def fix_safety(rule: Rule) -> str:
     """What ``sapper fix`` does about the rule, and whether its edits are safe."""
-    from .fix.registry import FIXERS
+    from ..fix.registry import FIXERS
 
     fixer = FIXERS.get(rule.code)
     if fixer is None:
@@ -23,8 +23,8 @@ def fix_safety(rule: Rule) -> str:
 
 
 def explain(rule: Rule) -> str:
-    from .check import check_files
-    from .sources import ProjectFiles
+    from ..check import check_files
+    from ..sources import ProjectFiles
 
     files = example_files(rule)
     project = ProjectFiles(label="example", root="", files=files, names=tuple(sorted(files)))

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._cli_common import DEFAULT_STORE, positive_int
+from ._common import DEFAULT_STORE, ExitCode, HelpFormatter, exit_codes_epilog, positive_int
 
 __all__ = ["add_parser"]
 
@@ -20,12 +20,13 @@ pending deprecation became an error; breakage over setuptools versions, also as 
 (setuptools 78.0.1 on 2025-03-24); the projects most at risk. Prints a summary (or JSON with
 --format json) and writes a self-contained HTML page (no network needed to view it)."""
 
-_EPILOG = """\
-exit codes:
-  0  report written
-  2  usage error (no result store at the given path, bad option)
-  3  the store cannot be read (damaged, foreign, newer schema)
-"""
+_EPILOG = exit_codes_epilog(
+    {
+        ExitCode.OK: "report written",
+        ExitCode.USAGE: "usage error (no result store at the given path, bad option)",
+        ExitCode.TARGET_ERROR: "the store cannot be read (damaged, foreign, newer schema)",
+    }
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -34,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
         help="summarise a scan's results (terminal, JSON, HTML)",
         description=_DESCRIPTION,
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument(
         "store",
@@ -61,7 +62,12 @@ def add_parser(subparsers: Any) -> None:
         help="report a `sapper canary` run of the store instead (default: the newest run; "
         "the HTML page is canary.html next to the store)",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="terminal summary (default) or the versioned JSON summary (docs/report.md)",
+    )
     p.add_argument(
         "--top",
         type=positive_int,
@@ -112,9 +118,9 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ._exceptions import UsageError
-    from .render.text import Style, use_color
-    from .report import open_store, summarize
+    from .._exceptions import UsageError
+    from ..render.text import Style, use_color
+    from ..report import open_store, summarize
 
     if args.no_html and args.html:
         msg = "--html and --no-html contradict each other: pass one of them"
@@ -130,7 +136,7 @@ def _run(args: argparse.Namespace) -> int:
     if html_path is None and not args.no_html and args.format == "text":
         html_path = default_html_path(args.store)
     if html_path is not None:
-        from .report.html import render_html
+        from ..report.html import render_html
 
         try:
             _write_atomic(html_path, render_html(summary))
@@ -138,21 +144,21 @@ def _run(args: argparse.Namespace) -> int:
             msg = f"cannot write the HTML page to {html_path}: {exc.strerror}; pass --html FILE"
             raise UsageError(msg) from exc
     if args.format == "json":
-        from .report.json import render_json
+        from ..report.json import render_json
 
         sys.stdout.write(render_json(summary))
     else:
-        from .report.text import render_text
+        from ..report.text import render_text
 
         style = Style(color=use_color(args.color, sys.stdout.isatty()))
         sys.stdout.write(render_text(summary, style, top=min(args.top, 10)))
     if html_path is not None:
         sys.stderr.write(f"HTML report: {html_path}\n")
-    return 0
+    return ExitCode.OK
 
 
 def _run_canary(args: argparse.Namespace) -> int:
-    from .report.canary import write_report
+    from ..report.canary import write_report
 
     html_path: Path | None = args.html
     if html_path is None and not args.no_html and args.format == "text":
@@ -161,4 +167,4 @@ def _run_canary(args: argparse.Namespace) -> int:
     sys.stdout.write(text)
     if html_path is not None:
         sys.stderr.write(f"HTML report: {html_path}\n")
-    return 0
+    return ExitCode.OK

@@ -7,8 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._cli_audit import add_audit_target_options
-from ._cli_common import positive_int, progress_enabled
+from ._common import positive_int, progress_enabled
+from .audit import add_audit_target_options
 
 __all__ = ["add_parser"]
 
@@ -69,11 +69,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ._exceptions import SandboxError
-    from .audit import audit
-    from .audit.wheelhouse import build_wheelhouse
-    from .build import Builder, Limits
-    from .pypi import DEFAULT_INDEX_URL, Index
+    from .._exceptions import SandboxError
+    from ..audit import audit
+    from ..audit.wheelhouse import build_wheelhouse
+    from ..build import Builder, Limits
+    from ..pypi import DEFAULT_INDEX_URL, Index
 
     builder = Builder(
         cache_dir=args.cache_dir,
@@ -136,8 +136,8 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif result.verified is False:
         out.write("The offline install from the directory FAILED:\n" + result.verify_log + "\n")
-    from .audit.verdicts import next_release
-    from .versions import catalogue
+    from ..audit.verdicts import next_release
+    from ..versions import catalogue
 
     for item in result.items:
         if item.beyond_static and item.setuptools:

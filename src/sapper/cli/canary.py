@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._cli_common import DEFAULT_STORE, add_index_options, positive_int, progress_enabled
-from ._exceptions import UsageError
+from .._exceptions import UsageError
+from ._common import DEFAULT_STORE, add_index_options, positive_int, progress_enabled
 
 if TYPE_CHECKING:
-    from .canary import CanaryProgress
+    from ..canary import CanaryProgress
 
 __all__ = ["add_parser"]
 
@@ -162,7 +162,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _run(args: argparse.Namespace) -> int:
     if args.sources[:1] == ["bisect"]:
         return _run_bisect(args)
-    from .canary import CanaryStore, export_rows
+    from ..canary import CanaryStore, export_rows
 
     if not args.sources and args.top is None:
         if args.export is None:
@@ -176,9 +176,9 @@ def _run(args: argparse.Namespace) -> int:
     if not args.baseline or not args.candidate:
         msg = "give both --baseline BACKEND and --candidate BACKEND"
         raise UsageError(msg)
-    from .build import Limits
-    from .canary import CanaryOptions, parse_backend, parse_env, run_canary
-    from .scan.corpus import parse_versions
+    from ..build import Limits
+    from ..canary import CanaryOptions, parse_backend, parse_env, run_canary
+    from ..scan.corpus import parse_versions
 
     options = CanaryOptions(
         baseline=parse_backend(
@@ -227,7 +227,7 @@ def _run(args: argparse.Namespace) -> int:
 def _print_report(rows: list, run: dict, fmt: str) -> None:  # type: ignore[type-arg]
     import json
 
-    from .report.canary import render_text, summarize
+    from ..report.canary import render_text, summarize
 
     report = summarize(rows, run)
     if fmt == "json":
@@ -261,10 +261,10 @@ def _run_bisect(args: argparse.Namespace) -> int:
     if len(args.sources) != 2 or not args.good or not args.bad:
         msg = "write: sapper canary bisect TARGET --good VERSION --bad VERSION"
         raise UsageError(msg)
-    from .build import Builder, Limits
-    from .canary.bisect import bisect, changelog_url, releases_between
-    from .canary.model import parse_env
-    from .pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
+    from ..build import Builder, Limits
+    from ..canary.bisect import bisect, changelog_url, releases_between
+    from ..canary.model import parse_env
+    from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
 
     index = Index(
         args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir or default_cache_dir()

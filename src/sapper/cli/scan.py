@@ -7,17 +7,23 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._cli_common import (
+from .._exceptions import UsageError
+from ._common import (
     DEFAULT_STORE,
+    ExitCode,
+    HelpFormatter,
     add_index_options,
     add_rule_selection,
+    apply_cache_cap,
+    cache_cap,
+    exit_codes_epilog,
     positive_int,
     progress_enabled,
+    validate_rule_selection,
 )
-from ._exceptions import UsageError
 
 if TYPE_CHECKING:
-    from .scan.engine import Progress, ScanSummary
+    from ..scan.engine import Progress, ScanSummary
 
 __all__ = ["add_parser"]
 
@@ -51,14 +57,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
         epilog=(
             f"--top N reads the top-PyPI-packages list shipped with sapper, dated {date} "
-            "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n"
+            "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n\n"
             "Failed downloads and bad archives are recorded in the database with their error, "
-            "and never stop the scan. Exit codes: 0 done, 2 usage error, 130 interrupted "
-            "(Ctrl-C; what was analysed is stored, and running the command again resumes)."
+            "and never stop the scan.\n\n"
+            + exit_codes_epilog(
+                {
+                    ExitCode.OK: "done (bad targets are rows with an error)",
+                    ExitCode.USAGE: "usage error",
+                    ExitCode.INTERRUPTED: "interrupted (what is stored stays; a rerun resumes)",
+                }
+            )
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument("sources", nargs="*", metavar="SOURCE")
+    parser.add_argument(
+        "sources",
+        nargs="*",
+        metavar="SOURCE",
+        help="directory of sdists, sdist, file listing sources, or requirement",
+    )
     parser.add_argument(
         "--top",
         metavar="N",
@@ -86,7 +103,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         type=positive_int,
         help="worker processes (default: one per CPU)",
     )
-    parser.add_argument("--engine", choices=("process", "dask"), default="process")
+    parser.add_argument(
+        "--engine",
+        choices=("process", "dask"),
+        default="process",
+        help="process: a pool of local worker processes (default); dask: a Dask cluster "
+        "(needs sapper[dask]; see --scheduler)",
+    )
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -134,16 +157,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
+    validate_rule_selection(args)
+    cap = cache_cap(args)
     db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else DEFAULT_STORE)
     if not args.sources and args.top is None:
         if args.export is None:
             msg = "give something to scan (SOURCE... or --top N), or --export FILE"
             raise UsageError(msg)
         return _export(db, args.export)
-    from ._exceptions import ScanInterrupted
-    from .check import Options
-    from .scan import ScanOptions, scan
-    from .scan.corpus import parse_versions
+    from .._exceptions import ScanInterrupted
+    from ..check import Options
+    from ..scan import ScanOptions, scan
+    from ..scan.corpus import parse_versions
 
     options = ScanOptions(
         db=db,
@@ -177,18 +202,19 @@ def _run(args: argparse.Namespace) -> int:
             bar.clear()
             bar = None
         sys.stderr.write(f"sapper: {exc}\n")
-        return 130
+        return ExitCode.INTERRUPTED
     finally:
         if bar is not None:
             bar.clear()
     sys.stderr.write(_final_line(summary) + "\n")
+    apply_cache_cap(args, cap)
     if args.export is not None:
         return _export(db, args.export)
     return 0
 
 
 def _export(db: Path, dest: Path) -> int:
-    from .scan.store import export
+    from ..scan.store import export
 
     count = export(db, dest)
     sys.stderr.write(f"exported {count} sdists from {db} to {dest}\n")

@@ -1,0 +1,260 @@
+"""Argument types and option groups shared by the sub-commands (imports nothing heavy)."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+from .._exceptions import UsageError
+
+__all__ = [
+    "DEFAULT_STORE",
+    "EXIT_MEANINGS",
+    "ExitCode",
+    "HelpFormatter",
+    "add_index_options",
+    "add_rule_selection",
+    "apply_cache_cap",
+    "cache_cap",
+    "cap_note",
+    "exit_codes_epilog",
+    "format_size",
+    "positive_int",
+    "progress_enabled",
+    "rule_codes",
+    "validate_rule_selection",
+]
+
+
+class ExitCode(enum.IntEnum):
+    """The exit codes of every sub-command (``sapper --help`` and README list them)."""
+
+    #: success: no findings (check), nothing to rewrite (fix), done (scan, report, rules)
+    OK = 0
+    #: check: findings (0 with ``--exit-zero``); fix: files were (or would be) rewritten
+    FINDINGS = 1
+    #: the command line is wrong: unknown option or rule code, bad version, ...
+    USAGE = 2
+    #: a target (check, fix) or the result store (report) could not be read
+    TARGET_ERROR = 3
+    #: interrupted with Ctrl-C
+    INTERRUPTED = 130
+
+
+#: One-line meaning of each exit code, for ``sapper --help``.
+EXIT_MEANINGS: Mapping[ExitCode, str] = {
+    ExitCode.OK: "success (no findings, nothing to rewrite)",
+    ExitCode.FINDINGS: "findings (check; 0 with --exit-zero) or files rewritten (fix)",
+    ExitCode.USAGE: "usage error (bad option, rule code, version or requirement)",
+    ExitCode.TARGET_ERROR: "a target (check, fix) or the result store (report) could not be read",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+}
+
+
+def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
+    """An ``exit codes:`` block for a sub-command's epilog, numbers taken from :class:`ExitCode`
+    (wrapped to 79 columns, continuation lines under the text)."""
+    import textwrap
+
+    lines = ["exit codes:"]
+    for code, text in meanings.items():
+        lines.extend(
+            textwrap.wrap(
+                text, width=79, initial_indent=f"  {int(code):<3d} ", subsequent_indent=" " * 6
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Wraps prose paragraphs of descriptions and epilogs to the terminal, as argparse's
+    default does, and keeps blocks whose lines are indented (tables, lists) as written."""
+
+    #: Terminal width per $COLUMNS value: argparse builds a formatter for every option it
+    #: adds, and asking the terminal each time is most of the cost of ``sapper --help``.
+    _widths: ClassVar[dict[str | None, int]] = {}
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            key = os.environ.get("COLUMNS")
+            if key not in self._widths:
+                import shutil
+
+                self._widths[key] = shutil.get_terminal_size().columns - 2
+            width = self._widths[key]
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        def fill(prose: str, at: str) -> str:
+            return textwrap.fill(
+                " ".join(prose.split()), width, initial_indent=at, subsequent_indent=at
+            )
+
+        out: list[str] = []
+        for para in text.split("\n\n"):
+            lines = para.splitlines()
+            head, *rest = lines or [""]
+            if any(line[:1].isspace() for line in rest):
+                out.append("\n".join(indent + line for line in lines))  # a table: as written
+            elif rest and head.rstrip().endswith(":"):  # "heading:" then prose, indented by 2
+                out.append(indent + head + "\n" + fill(" ".join(rest), indent + "  "))
+            else:
+                out.append(fill(para, indent))
+        return "\n\n".join(out)
+
+
+#: Where ``sapper scan`` writes and ``sapper report`` reads by default.
+DEFAULT_STORE = Path(".sapper/scan.duckdb")
+
+
+def rule_codes(text: str) -> tuple[str, ...]:
+    """``--select``/``--ignore`` values: comma-separated codes or prefixes, upper-cased."""
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"{text!r} is not a positive whole number"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def progress_enabled() -> bool:
+    """Progress output on stderr: only on a terminal, never in CI logs."""
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def add_rule_selection(
+    parser: argparse.ArgumentParser, *, select_help: str, ignore_help: str
+) -> None:
+    parser.add_argument("--select", metavar="CODES", type=rule_codes, default=(), help=select_help)
+    parser.add_argument("--ignore", metavar="CODES", type=rule_codes, default=(), help=ignore_help)
+
+
+def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True) -> None:
+    """``--index-url``, ``--cache-dir`` (shared by check, fix and scan) and ``--no-cache``."""
+    parser.add_argument(
+        "--index-url",
+        metavar="URL",
+        default=os.environ.get("SAPPER_INDEX_URL"),
+        help="simple-API index to resolve requirements on (default: $SAPPER_INDEX_URL or "
+        "https://pypi.org/simple)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        type=Path,
+        help="download cache, shared by check, fix and scan (default: $SAPPER_CACHE_DIR or "
+        "the user cache directory)",
+    )
+    if no_cache:
+        parser.add_argument(
+            "--no-cache", action="store_true", help="neither read nor write the cache"
+        )
+    parser.add_argument(
+        "--cache-max-size",
+        metavar="SIZE",
+        help="after the run, evict the least recently used downloads until the cache holds "
+        "at most SIZE ('2 GB', '500M'; default: $SAPPER_CACHE_MAX_SIZE or [tool.sapper] "
+        "cache-max-size, else no cap)",
+    )
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and ``--isolated`` (how ``[tool.sapper]`` is found)."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        type=Path,
+        help="read settings from FILE (a pyproject.toml's [tool.sapper], or a .toml file's "
+        "top level) instead of the nearest .sapper.toml, sapper.toml or pyproject.toml with "
+        "a [tool.sapper] table",
+    )
+    parser.add_argument(
+        "--isolated",
+        action="store_true",
+        help="ignore every configuration file ([tool.sapper], sapper.toml)",
+    )
+
+
+def validate_rule_selection(args: argparse.Namespace) -> None:
+    """Unknown codes in ``--select``/``--ignore`` are usage errors (exit 2)."""
+    from ..rules import all_rules
+    from ..selection import validate_selectors
+
+    codes = [r.code for r in all_rules()]
+    validate_selectors(getattr(args, "select", ()) or (), codes, option="--select")
+    validate_selectors(getattr(args, "ignore", ()) or (), codes, option="--ignore")
+
+
+def format_size(size: float) -> str:
+    """``1234567`` -> ``1.2 MB`` (decimal units, as pip and uv print them)."""
+    for unit in ("B", "kB", "MB", "GB"):
+        if abs(size) < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def cache_cap(args: argparse.Namespace, config_cap: int | None = None) -> int | None:
+    """The cache size cap in bytes: ``--cache-max-size``, else ``$SAPPER_CACHE_MAX_SIZE``, else
+    the configured one; a malformed size is a usage error (call it before doing any work)."""
+    from ..config import parse_size
+
+    option = getattr(args, "cache_max_size", None)
+    env = os.environ.get("SAPPER_CACHE_MAX_SIZE")
+    try:
+        if option:
+            return parse_size(option)
+        if env:
+            return parse_size(env)
+    except UsageError as exc:
+        where = "--cache-max-size" if option else "$SAPPER_CACHE_MAX_SIZE"
+        msg = f"{where}: {exc}"
+        raise UsageError(msg) from exc
+    return config_cap
+
+
+def apply_cache_cap(args: argparse.Namespace, cap: int | None) -> None:
+    """Evict least recently used downloads from the cache the run used until it holds at
+    most ``cap`` bytes (see :func:`cache_cap`); says on stderr what it evicted."""
+    if cap is None or getattr(args, "no_cache", False):
+        return
+    from ..cache import enforce_max_size
+    from ..pypi import default_cache_dir
+
+    cache_dir = getattr(args, "cache_dir", None) or default_cache_dir()
+    done = enforce_max_size(cache_dir, cap)
+    if done.removed_files:
+        sys.stderr.write(
+            f"cache: evicted {done.removed_files} least recently used download(s), "
+            f"{format_size(done.removed_bytes)}, to stay under {format_size(cap)}\n"
+        )
+    if done.kept_bytes > cap:
+        sys.stderr.write(cap_note(done.kept_bytes, cap, cache_dir) + "\n")
+
+
+def cap_note(kept: int, cap: int, cache_dir: Path) -> str:
+    """Why the cache stays above its cap, and what to do."""
+    return (
+        f"cache: {cache_dir} still holds {format_size(kept)}, above the {format_size(cap)} "
+        "cap: only downloaded sdists are evicted (build environments and index pages are "
+        "not); `sapper cache info` shows the kinds, `sapper cache clean --kind KIND` removes one"
+    )

@@ -1,0 +1,96 @@
+"""The ``sapper.cli`` package: sub-command registration, exit codes defined once."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from sapper.cli import SUBCOMMAND_MODULES, ExitCode, main
+from sapper.cli._common import EXIT_MEANINGS
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    from sapper.cli import _parser
+
+    parser = _parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_every_module_registers_a_subcommand_with_a_handler() -> None:
+    parsers = _subparsers()
+    assert {"check", "rules", "rule", "fix", "scan", "report"} <= parsers.keys()
+    for name, parser in parsers.items():
+        assert callable(parser.get_default("handler")), name
+    for name in SUBCOMMAND_MODULES:
+        assert callable(importlib.import_module(name).add_parser), name
+
+
+def test_help_lists_every_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert set(EXIT_MEANINGS) == set(ExitCode)
+    for code in ExitCode:
+        assert re.search(rf"^  {int(code)}\s+\S", out, re.MULTILINE), code
+
+
+def test_readme_lists_every_exit_code() -> None:
+    text = README.read_text(encoding="utf-8")
+    line = text[text.index("Exit codes (the same for every sub-command") :].split("\n\n")[0]
+    for code in ExitCode:
+        assert f"**{int(code)}**" in line, code
+
+
+def test_no_command_prints_help_and_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == ExitCode.USAGE
+    assert "usage: sapper" in capsys.readouterr().out
+
+
+def test_old_common_module_still_imports() -> None:
+    # sub-command modules written before the package import the shared options from here
+    from sapper import _cli_common
+    from sapper.cli import _common
+
+    assert _cli_common.add_rule_selection is _common.add_rule_selection
+    assert _cli_common.ExitCode is ExitCode
+
+
+def _all_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    from sapper.cli import _parser
+
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+
+    def walk(name: str, parser: argparse.ArgumentParser) -> None:
+        found.append((name, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(f"{name} {sub_name}".strip(), sub)
+
+    walk("", _parser())
+    return found
+
+
+@pytest.mark.parametrize("name", [name for name, _ in _all_parsers()])
+def test_help_is_complete_and_wrapped(monkeypatch, name: str) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    parser = dict(_all_parsers())[name]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                assert choice.help, f"sapper {name}: sub-command {choice.dest} has no help"
+            continue
+        assert action.help and action.help != argparse.SUPPRESS, (
+            f"sapper {name}: {action.option_strings or action.dest} has no help"
+        )
+    text = parser.format_help()
+    long = [line for line in text.splitlines() if len(line) > 80]
+    assert not long, f"sapper {name} --help has lines over 80 columns: {long}"
+    assert "exit codes:" in text
