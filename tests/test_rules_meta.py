@@ -111,3 +111,25 @@ def test_fix_lists_derive_from_the_fixer_registry() -> None:
     mo = re.search(r"the rules of `sapper check` \(([A-Z0-9,\s]+)\)", fix_md)
     assert mo and set(re.findall(r"[A-Z]{2}[0-9]{3}", mo.group(1))) == codes
     assert set(re.findall(r"[A-Z]{2}[0-9]{3}", epilog())) == codes
+
+
+def test_catalogue_doc_is_current() -> None:
+    path = Path(__file__).parent.parent / "scripts" / "gen_catalogue.py"
+    spec = importlib.util.spec_from_file_location("gen_catalogue", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.OUT.read_text(encoding="utf-8") == module.render()
+
+
+def test_changes_table_is_complete_and_names_real_rules() -> None:
+    from sapper.changes import CHANGES
+
+    assert [c.id for c in CHANGES] == [f"ST{i:02d}" for i in range(1, 73)]
+    codes = {r.code for r in RULES}
+    for c in CHANGES:
+        named = set(re.findall(r"\b[A-Z]{2}[0-9]{3}\b", c.covered))
+        assert named <= codes, f"{c.id} names unknown rules {named - codes}"
+        if c.error is not None:
+            re.compile(c.error.message)
+            assert c.fails or c.due, f"{c.id} has an error but no failing range"

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ...changes import change
 from ...model import Finding
 from .._base import Context
-from .._emit import make_finding, versions
+from .._emit import make_finding
 from ._shared import (
     _REF_77,
     _REF_PEP639,
@@ -51,7 +52,7 @@ def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
             'been superseded by license expressions"',
             line=ctx.pyproject.locate("project", "classifiers")
             or ctx.pyproject.locate("project", "license"),
-            fails=versions(ctx, "77.0.1"),
+            fails=change("ST51").failing(ctx.catalogue),
             fix="remove the `License ::` classifiers",
         )
     ]

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding
 from .._base import Context
-from .._emit import due_sets, make_finding, versions
+from .._emit import due_sets, make_finding
 from ._shared import (
     _REF_77,
     LICENSE_TABLE_DUE,
@@ -31,7 +32,7 @@ def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
                 "`license-files` is set in both [project] and [tool.setuptools]; setuptools "
                 ">= 77.0.1 stops with \"'project.license-files' is defined already\"",
                 line=line,
-                fails=versions(ctx, "77.0.1"),
+                fails=change("ST55").failing(ctx.catalogue),
                 fix="remove `license-files` from [tool.setuptools]",
             )
         ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding, Reference
 from .._base import Context
 from ._shared import (
@@ -20,7 +21,7 @@ def _check_license_file(ctx: Context) -> Iterable[Finding]:
             item,
             "`license = file:` is rejected since setuptools 40.7.0 (`ValueError: Only "
             "strings are accepted for the license field, files are not accepted`)",
-            ctx.catalogue.between("40.7.0"),
+            change("ST04").failing(ctx.catalogue),
             fix=f"license_files = {item.value.strip()[5:].strip()}",
         )
         for item in ctx.setup_cfg.values

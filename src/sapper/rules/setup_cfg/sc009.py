@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_cfg import (
     PATH,
 )
@@ -22,7 +23,8 @@ _STRTOBOOL_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
 
 
 def _check_universal(ctx: Context) -> Iterable[Finding]:
-    due = "2025-08-30"
+    st46 = change("ST46")
+    due = st46.due[-1][1]
     overdue = ctx.today > _date(due)
     findings = []
     for item in ctx.setup_cfg.values:
@@ -33,7 +35,7 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
         truthy = _STRTOBOOL_TRUE if item.section == "bdist_wheel" else _TRUE
         if item.value.strip().lower() not in truthy:
             continue
-        warning = ctx.catalogue.between("75.1.0")
+        warning = st46.warning(ctx.catalogue)
         enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
         warns = ctx.catalogue.to_specifiers(warning)
         findings.append(

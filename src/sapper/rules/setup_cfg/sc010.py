@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_cfg import (
     CfgValue,
     split_requirements,
@@ -40,7 +41,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                         item,
                         "`file:` for requirements needs setuptools 62.6.0; older releases "
                         f"read {value!r} as a requirement and reject it",
-                        ctx.catalogue.between(None, "62.6.0"),
+                        change("ST71").failing(ctx.catalogue),
                         fix='require "setuptools>=62.6" in build-system.requires, or list '
                         "the requirements inline",
                     )
@@ -56,7 +57,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                         item,
                         f"{value!r} is not a valid specifier for `packaging` ({problem}); "
                         "setuptools 67 and later reject it",
-                        ctx.catalogue.between("67.0.0"),
+                        change("ST30").failing(ctx.catalogue),
                         fix="write a PEP 440 specifier such as `>=3.6`",
                     )
                 )

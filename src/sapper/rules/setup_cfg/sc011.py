@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding, Reference
 from .._base import Context
 from ._shared import (
@@ -31,7 +32,7 @@ def _check_version(ctx: Context) -> Iterable[Finding]:
                 item,
                 f"{value!r} is not a PEP 440 version: setuptools 66 and later fail with "
                 f"`InvalidVersion: {problem}`",
-                ctx.catalogue.between("66.0.0"),
+                change("ST21").failing(ctx.catalogue),
                 fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
             )
         ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding, Reference
 from .._base import Context
 from ._shared import (
@@ -18,9 +19,7 @@ def _check_description(ctx: Context) -> Iterable[Finding]:
             continue
         if "\n" not in item.value.strip():
             continue
-        failing = ctx.catalogue.between("51.3.0", "51.3.3") | ctx.catalogue.between(
-            "59.0.0", "59.4.0"
-        )
+        failing = change("ST15").failing(ctx.catalogue)
         return [
             _value_finding(
                 ctx,

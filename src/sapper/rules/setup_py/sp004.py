@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
 )
@@ -26,7 +27,7 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
             failing = ctx.catalogue.between()
             kind = "a set"
         elif kind_of == "dict":
-            failing = ctx.catalogue.between(None, "75.3.0")
+            failing = change("ST01").failing(ctx.catalogue)
             kind = "a dict"
         else:
             continue

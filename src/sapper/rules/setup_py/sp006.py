@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
 )
@@ -22,7 +23,7 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
 
     findings: list[Finding] = []
     everywhere = ctx.catalogue.between()
-    strict = ctx.catalogue.between("67.0.0")
+    strict = change("ST30").failing(ctx.catalogue)
     for kw in ctx.setup_py.keywords:
         value = kw.value
         if kw.name == "python_requires" and isinstance(value, str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
     import_sites,
@@ -38,7 +39,7 @@ def _check_wheel_import(ctx: Context) -> Iterable[Finding]:
         if site.module != "wheel" and not site.module.startswith("wheel."):
             continue
         # 70.1.0 stopped asking for wheel; 71.0.0 puts its vendored copy on sys.path.
-        failing = ctx.catalogue.between("70.1.0", "71.0.0")
+        failing = change("ST40").failing(ctx.catalogue)
         return [
             _finding(
                 ctx,

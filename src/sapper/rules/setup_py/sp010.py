@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
     statements,
@@ -97,7 +98,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
                         "warn that custom commands must inherit from setuptools",
                         value.lineno,
                         value.col_offset + 1,
-                        ctx.catalogue.between("58.5.0", "58.5.3"),
+                        change("ST20").failing(ctx.catalogue),
                         fix="derive the command from `setuptools.command.build_py.build_py`",
                     )
                 ]
