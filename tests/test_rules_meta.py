@@ -133,3 +133,34 @@ def test_changes_table_is_complete_and_names_real_rules() -> None:
         if c.error is not None:
             re.compile(c.error.message)
             assert c.fails or c.due, f"{c.id} has an error but no failing range"
+
+
+def test_rule_index_names_each_rules_module() -> None:
+    """The index read from file names maps every code to the module that declares it."""
+    from sapper.rules import rule_index
+
+    index = rule_index()
+    assert sorted(index) == [r.code for r in RULES]
+    for rule in RULES:
+        assert index[rule.code].rsplit(".", 1)[1] == rule.code.lower()
+
+
+def test_check_imports_only_the_selected_rule_modules() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sapper.check import Options, check_files\n"
+        "from sapper.sources import ProjectFiles\n"
+        "files = {'setup.cfg': b'[metadata]\\nauthor-email = a@b\\n'}\n"
+        "p = ProjectFiles(label='x', root='', files=files, names=tuple(files))\n"
+        "r = check_files(p, target='x', kind='directory', options=Options(select=('SC00',)))\n"
+        "assert [f.code for f in r.findings] == ['SC001'], r.findings\n"
+        "print(sorted(m for m in sys.modules if m.startswith('sapper.rules.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    loaded = {m.rsplit(".", 1)[1] for m in eval(out) if re.search(r"\.[a-z]{2}[0-9]{3}$", m)}
+    assert loaded == {f"sc00{i}" for i in range(1, 10)}
