@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import re
@@ -66,6 +67,8 @@ _REGISTRY: dict[str, Rule] = {}
 
 
 def register(rule: Rule) -> Rule:
+    """Declare a rule (at the end of its module); its doc is stripped of surrounding blank lines."""
+    rule = dataclasses.replace(rule, doc=rule.doc.strip())
     if rule.code in _REGISTRY:  # pragma: no cover - programming error
         msg = f"rule code {rule.code} registered twice"
         raise RuntimeError(msg)

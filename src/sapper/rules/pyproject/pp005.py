@@ -8,13 +8,12 @@ from collections.abc import Iterable
 
 from ...changes import change
 from ...model import Finding
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import make_finding
 from ._shared import (
     _REF_69,
     PATH,
     _ref,
-    _rule,
 )
 
 
@@ -47,10 +46,13 @@ def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-_rule(
-    "PP005",
-    "`[tool.setuptools] namespace-packages`, removed in setuptools 69.0.0",
-    """
+register(
+    Rule(
+        code="PP005",
+        slug="pyproject-namespace-packages",
+        family="pyproject.toml",
+        summary="`[tool.setuptools] namespace-packages`, removed in setuptools 69.0.0",
+        doc="""
 ## What it does
 Finds `namespace-packages` in `[tool.setuptools]`.
 
@@ -84,13 +86,14 @@ and delete `example/__init__.py` (PEP 420 implicit namespace package).
 ## References
 - setuptools 69.0.0 changelog (#4066); 62.3.0 (#3262)
 """,
-    (
-        (
-            PATH,
-            '[project]\nname = "example"\nversion = "1.0"\n\n[tool.setuptools]\n'
-            'namespace-packages = ["example"]\n',
+        references=(_REF_69, _ref("62.3.0", "namespace_packages formally deprecated (#3262)")),
+        example=(
+            (
+                PATH,
+                '[project]\nname = "example"\nversion = "1.0"\n\n[tool.setuptools]\n'
+                'namespace-packages = ["example"]\n',
+            ),
         ),
-    ),
-    (_REF_69, _ref("62.3.0", "namespace_packages formally deprecated (#3262)")),
-    _check_namespace_packages,
+        check=_check_namespace_packages,
+    )
 )

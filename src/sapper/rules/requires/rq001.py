@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ...facts.setup_cfg import PATH as CFG_PATH
 from ...facts.setup_cfg import split_requirements
 from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from .._base import Context, Rule, register, slug_of
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -100,7 +100,7 @@ def _check(ctx: Context) -> Iterable[Finding]:
         findings.append(
             Finding(
                 code="RQ001",
-                slug="requires-plugin-imports-pkg-resources",
+                slug=slug_of("RQ001"),
                 message=(
                     f"{item.where} asks for `{item.text}`, so the build gets {name} "
                     f"{version}, which imports `pkg_resources` when setuptools loads it: "

@@ -10,7 +10,7 @@ What the rules of this family share; each rule lives in its own module."""
 from __future__ import annotations
 
 import configparser
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
@@ -23,7 +23,7 @@ from ...facts.setup_cfg import (
 )
 from ...model import Finding, Reference
 from ...versions import CfgFacts, KeyCheck
-from .._base import Context, Rule, register
+from .._base import Context, slug_of
 
 _REF_4870 = Reference(
     title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
@@ -310,7 +310,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         findings.append(
             Finding(
                 code=code,
-                slug=_SLUGS[code],
+                slug=slug_of(code),
                 message=f"{message} (fails in setuptools {' | '.join(fails)})",
                 path=PATH,
                 line=line,
@@ -347,7 +347,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         findings.append(
             Finding(
                 code=code,
-                slug=_SLUGS[code],
+                slug=slug_of(code),
                 message=f"{kind} `{key}` in {place}: {advice}"
                 + (f" ({described})" if described else ""),
                 path=PATH,
@@ -389,17 +389,6 @@ def _find_location(
     return None, None
 
 
-_SLUGS = {
-    "SC001": "setupcfg-dash-separated-key",
-    "SC002": "setupcfg-uppercase-key",
-    "SC003": "setupcfg-not-utf8",
-    "SC004": "setupcfg-syntax-error",
-    "SC005": "setupcfg-duplicate",
-    "SC006": "setupcfg-interpolation",
-    "SC007": "setupcfg-unsupported-section",
-}
-
-
 def _checker(code: str) -> _Check:
     return _Check(code)
 
@@ -414,28 +403,6 @@ class _Check:
         return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]
 
 
-def _rule(
-    code: str,
-    summary: str,
-    doc: str,
-    example: str,
-    refs: tuple[Reference, ...],
-) -> Rule:
-    return register(
-        Rule(
-            code=code,
-            slug=_SLUGS[code],
-            family="setup.cfg",
-            summary=summary,
-            doc=doc.strip(),
-            references=refs,
-            example=((PATH, example),),
-            check=_Check(code),
-            reads=frozenset({PATH}),
-        )
-    )
-
-
 def _value_finding(
     ctx: Context,
     code: str,
@@ -448,7 +415,7 @@ def _value_finding(
     fails = ctx.catalogue.to_specifiers(failing)
     return Finding(
         code=code,
-        slug=_VALUE_SLUGS[code],
+        slug=slug_of(code),
         message=f"[{item.section}] {item.key}: {message} (fails in setuptools {' | '.join(fails)})",
         path=PATH,
         line=item.line,
@@ -456,36 +423,4 @@ def _value_finding(
         fails=fails,
         fails_enforced=fails,
         fix=fix,
-    )
-
-
-_VALUE_SLUGS = {
-    "SC008": "setupcfg-license-file-directive",
-    "SC009": "setupcfg-bdist-wheel-universal",
-    "SC010": "setupcfg-invalid-requirement",
-    "SC011": "setupcfg-invalid-version",
-    "SC012": "setupcfg-description-newline",
-}
-
-
-def _value_rule(  # noqa: PLR0917
-    code: str,
-    summary: str,
-    doc: str,
-    example: str,
-    refs: tuple[Reference, ...],
-    check: Callable[[Context], Iterable[Finding]],
-) -> Rule:
-    return register(
-        Rule(
-            code=code,
-            slug=_VALUE_SLUGS[code],
-            family="setup.cfg",
-            summary=summary,
-            doc=doc.strip(),
-            references=refs,
-            example=((PATH, example),),
-            check=check,
-            reads=frozenset({PATH}),
-        )
     )

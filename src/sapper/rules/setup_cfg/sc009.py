@@ -10,11 +10,7 @@ from ...facts.setup_cfg import (
     PATH,
 )
 from ...model import Finding, Reference
-from .._base import Context
-from ._shared import (
-    _VALUE_SLUGS,
-    _value_rule,
-)
+from .._base import Context, Rule, register, slug_of
 
 _TRUE = frozenset({"1", "true", "yes"})
 
@@ -41,7 +37,7 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
         findings.append(
             Finding(
                 code="SC009",
-                slug=_VALUE_SLUGS["SC009"],
+                slug=slug_of("SC009"),
                 message=(
                     f"[{item.section}] universal = {item.value.strip()} is deprecated since "
                     "setuptools 75.1.0 "
@@ -71,10 +67,13 @@ def _date(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
 
 
-_value_rule(
-    "SC009",
-    "`[bdist_wheel] universal = 1`, deprecated and overdue",
-    """
+register(
+    Rule(
+        code="SC009",
+        slug="setupcfg-bdist-wheel-universal",
+        family="setup.cfg",
+        summary="`[bdist_wheel] universal = 1`, deprecated and overdue",
+        doc="""
 ## What it does
 Finds `universal = 1` (or `true`, `yes`, ...) in the `[bdist_wheel]` section of setup.cfg,
 or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads.
@@ -98,12 +97,16 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
 ## References
 - setuptools 75.1.0 changelog (#4617)
 """,
-    "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n",
-    (
-        Reference(
-            title="setuptools 75.1.0 changelog (#4617): bdist_wheel.universal deprecated",
-            url="https://setuptools.pypa.io/en/latest/history.html#v75-1-0",
+        references=(
+            Reference(
+                title="setuptools 75.1.0 changelog (#4617): bdist_wheel.universal deprecated",
+                url="https://setuptools.pypa.io/en/latest/history.html#v75-1-0",
+            ),
         ),
-    ),
-    _check_universal,
+        example=(
+            (PATH, "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n"),
+        ),
+        check=_check_universal,
+        reads=frozenset({PATH}),
+    )
 )

@@ -12,13 +12,12 @@ from ...facts.setup_py import (
     PATH,
 )
 from ...model import Finding
-from .._base import Context
+from .._base import Context, slug_of
 
 
 def _finding(  # noqa: PLR0917
     ctx: Context,
     code: str,
-    slug: str,
     message: str,
     line: int | None,
     column: int | None,
@@ -29,7 +28,7 @@ def _finding(  # noqa: PLR0917
     fails = ctx.catalogue.to_specifiers(failing)
     return Finding(
         code=code,
-        slug=slug,
+        slug=slug_of(code),
         message=f"{message} (fails in setuptools {' | '.join(fails)})",
         path=PATH,
         line=line,

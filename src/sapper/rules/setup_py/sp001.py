@@ -13,7 +13,7 @@ from ...facts.setup_py import (
     sys_path_modified,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from .._base import Context, Rule, register, slug_of
 
 _ADVICE = {
     "pkg_resources": (
@@ -56,7 +56,7 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
         findings.append(
             Finding(
                 code="SP001",
-                slug="setuppy-removed-module",
+                slug=slug_of("SP001"),
                 message=(
                     f"setup.py imports `{site.module}`, which setuptools "
                     f"{' | '.join(fails)} does not ship (ModuleNotFoundError); {advice}"
@@ -116,7 +116,7 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
                     findings.append(
                         Finding(
                             code="SP001",
-                            slug="setuppy-removed-module",
+                            slug=slug_of("SP001"),
                             message=(
                                 f"setup.py imports `{site.module}`, and {path}:{inner.line} "
                                 f"imports `{name}`, which setuptools {' | '.join(fails)} does "

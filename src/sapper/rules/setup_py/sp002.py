@@ -11,7 +11,7 @@ from ...facts.setup_py import (
     setup_calls,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from .._base import Context, Rule, register, slug_of
 
 
 def _falsy_literal(node: ast.expr) -> bool:
@@ -44,7 +44,7 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
             findings.append(
                 Finding(
                     code="SP002",
-                    slug="setuppy-use-2to3",
+                    slug=slug_of("SP002"),
                     message=(
                         f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
                     ),

@@ -35,7 +35,6 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
             _finding(
                 ctx,
                 "SP004",
-                "setuppy-unordered-requires",
                 f"`{kw.name}` is {kind}: setuptools rejects unordered types ('{kw.name}' must "
                 "be a string or list of strings ...; Unordered types are not allowed); pass a "
                 "list",

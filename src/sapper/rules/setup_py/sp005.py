@@ -43,7 +43,6 @@ def _check_invalid_version(ctx: Context) -> Iterable[Finding]:
         _finding(
             ctx,
             "SP005",
-            "setuppy-invalid-version",
             f"version {text.strip()!r} is not a PEP 440 version: setuptools 66 and later fail "
             f"with `InvalidVersion: {problem}`",
             kw.line,

@@ -33,7 +33,6 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
                     _finding(
                         ctx,
                         "SP006",
-                        "setuppy-invalid-requirement",
                         f"`python_requires={value!r}` is not a valid specifier for "
                         f"`packaging` ({problem}); setuptools 67 and later fail with "
                         "\"'python_requires' must be a string containing valid version "
@@ -61,7 +60,6 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
                     _finding(
                         ctx,
                         "SP006",
-                        "setuppy-invalid-requirement",
                         f"{where} holds {req!r}, which is not a PEP 508 requirement "
                         f"({problem}); setuptools 67 and later reject it, and so does "
                         "the `wheel` package that builds the metadata with older setuptools",

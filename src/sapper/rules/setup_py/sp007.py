@@ -26,7 +26,6 @@ def _check_description_newline(ctx: Context) -> Iterable[Finding]:
             _finding(
                 ctx,
                 "SP007",
-                "setuppy-description-newline",
                 "`description` (the one-line Summary) contains a newline: setuptools "
                 "51.3.0-51.3.2 and 59.0.1-59.3.0 fail with `ValueError: Newlines are not "
                 "allowed`; later ones keep only the first line with a deprecation warning",

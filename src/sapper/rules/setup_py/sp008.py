@@ -116,7 +116,6 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
                 _finding(
                     ctx,
                     "SP008",
-                    "setuppy-dry-run",
                     f"`{name}(..., dry_run=...)`: setuptools 81 removed the dry_run "
                     f"parameter, so the build fails with `TypeError: {name}() got an "
                     "unexpected keyword argument 'dry_run'`",

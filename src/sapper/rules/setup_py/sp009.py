@@ -44,7 +44,6 @@ def _check_wheel_import(ctx: Context) -> Iterable[Finding]:
             _finding(
                 ctx,
                 "SP009",
-                "setuppy-imports-wheel",
                 f"setup.py imports `{site.module}`, but `wheel` is not in "
                 "build-system.requires: setuptools 70.1.0 stopped asking the frontend for "
                 "`wheel` and only 71.0.0 put its vendored copy on sys.path, so the isolated "

@@ -91,7 +91,6 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
                     _finding(
                         ctx,
                         "SP010",
-                        "setuppy-distutils-build-py",
                         "cmdclass['build_py'] is distutils' build_py (not setuptools') with "
                         "include_package_data: setuptools 58.5.0-58.5.2 fail with "
                         "`AttributeError: get_data_files_without_manifest`; later releases "
