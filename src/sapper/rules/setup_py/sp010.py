@@ -155,9 +155,11 @@ setup(name="example", version="1.0", include_package_data=True,
             (
                 PATH,
                 "from distutils.command.build_py import build_py\n\nfrom setuptools import "
-                'setup\n\nsetup(name="example", version="1.0", include_package_data=True,\n'
-                '      cmdclass={"build_py": build_py})\n',
+                'setup\n\nsetup(name="example", version="1.0", packages=["example"],\n'
+                '      include_package_data=True, cmdclass={"build_py": build_py})\n',
             ),
+            # setuptools 58.5.0-58.5.2 fail only when there is a package to collect data for.
+            ("example/__init__.py", ""),
         ),
         check=_check_distutils_build_py,
     )
