@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..model import Finding
 from ._base import Context, slug_of
 
-__all__ = ["HISTORY_URL", "DueEras", "due_sets", "make_finding", "versions"]
+__all__ = ["HISTORY_URL", "DueEras", "due_sets", "failing_finding", "make_finding", "versions"]
 
 PATH = "pyproject.toml"
 HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
@@ -97,5 +97,32 @@ def make_finding(
         fails_enforced=e,
         warns=w,
         due_date=due,
+        fix=fix,
+    )
+
+
+def failing_finding(  # noqa: PLR0917
+    ctx: Context,
+    code: str,
+    message: str,
+    path: str,
+    line: int | None,
+    column: int | None,
+    failing: set[str],
+    *,
+    fix: str | None = None,
+) -> Finding:
+    """A finding that fails in ``failing`` (enforced or not): ``message (fails in setuptools
+    RANGES)``."""
+    fails = ctx.catalogue.to_specifiers(failing)
+    return Finding(
+        code=code,
+        slug=slug_of(code),
+        message=f"{message} (fails in setuptools {' | '.join(fails)})",
+        path=path,
+        line=line,
+        column=column,
+        fails=fails,
+        fails_enforced=fails,
         fix=fix,
     )

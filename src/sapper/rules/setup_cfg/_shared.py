@@ -24,6 +24,7 @@ from ...facts.setup_cfg import (
 from ...model import Finding, Reference
 from ...versions import CfgFacts, KeyCheck
 from .._base import Context, slug_of
+from .._emit import failing_finding
 
 _REF_4870 = Reference(
     title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
@@ -306,19 +307,8 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
 
     findings: list[Finding] = []
     for (code, message), (failing, (line, col), fix) in errors.items():
-        fails = cat.to_specifiers(failing)
         findings.append(
-            Finding(
-                code=code,
-                slug=slug_of(code),
-                message=f"{message} (fails in setuptools {' | '.join(fails)})",
-                path=PATH,
-                line=line,
-                column=col,
-                fails=fails,
-                fails_enforced=fails,
-                fix=fix or None,
-            )
+            failing_finding(ctx, code, message, PATH, line, col, failing, fix=fix or None)
         )
     for ident, acc in keys.items():
         if not (acc.dash or acc.upper):
@@ -412,15 +402,13 @@ def _value_finding(
     *,
     fix: str | None,
 ) -> Finding:
-    fails = ctx.catalogue.to_specifiers(failing)
-    return Finding(
-        code=code,
-        slug=slug_of(code),
-        message=f"[{item.section}] {item.key}: {message} (fails in setuptools {' | '.join(fails)})",
-        path=PATH,
-        line=item.line,
-        column=item.column,
-        fails=fails,
-        fails_enforced=fails,
+    return failing_finding(
+        ctx,
+        code,
+        f"[{item.section}] {item.key}: {message}",
+        PATH,
+        item.line,
+        item.column,
+        failing,
         fix=fix,
     )
