@@ -164,3 +164,31 @@ def test_check_imports_only_the_selected_rule_modules() -> None:
     ).stdout
     loaded = {m.rsplit(".", 1)[1] for m in eval(out) if re.search(r"\.[a-z]{2}[0-9]{3}$", m)}
     assert loaded == {f"sc00{i}" for i in range(1, 10)}
+
+
+def test_rule_families_never_import_each_other() -> None:
+    """What two families share lives in the facts layer (or rules/_base.py, _emit.py)."""
+    import ast
+
+    from sapper.rules._base import FAMILIES
+
+    root = Path(__file__).parent.parent / "src" / "sapper"
+    for family in FAMILIES:
+        for path in (root / "rules" / family).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    target = node.module or ""
+                    if node.level == 0:
+                        parts = target.split(".")
+                        other = (
+                            parts[2]
+                            if parts[:2] == ["sapper", "rules"] and len(parts) > 2
+                            else None
+                        )
+                    elif node.level == 2:  # from ..x: a sibling of the family
+                        other = target.split(".")[0]
+                    else:
+                        other = None
+                    assert other in (None, family, "_base", "_emit"), (
+                        f"{path.name} imports {target} from another rule family"
+                    )
