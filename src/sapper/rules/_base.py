@@ -30,7 +30,36 @@ FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 class Context(ProjectFacts):
     """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
     ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
-    catalogue and today's date."""
+    catalogue and today's date; and the one way a check emits a finding (:meth:`report`)."""
+
+    def report(
+        self,
+        *,
+        code: str,
+        message: str,
+        path: str,
+        line: int | None = None,
+        column: int | None = None,
+        fails: tuple[str, ...] = (),
+        fails_enforced: tuple[str, ...] = (),
+        warns: tuple[str, ...] = (),
+        due_date: str | None = None,
+        fix: str | None = None,
+    ) -> Finding:
+        """A finding of rule ``code``, its slug filled from the registry."""
+        return Finding(
+            code=code,
+            slug=slug_of(code),
+            message=message,
+            path=path,
+            line=line,
+            column=column,
+            fails=fails,
+            fails_enforced=fails_enforced,
+            warns=warns,
+            due_date=due_date,
+            fix=fix,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

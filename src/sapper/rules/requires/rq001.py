@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ...facts.setup_cfg import PATH as CFG_PATH
 from ...facts.setup_cfg import split_requirements
 from ...model import Finding, Reference
-from .._base import Context, Rule, register, slug_of
+from .._base import Context, Rule, register
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -98,9 +98,8 @@ def _check(ctx: Context) -> Iterable[Finding]:
             continue
         seen.add(name)
         findings.append(
-            Finding(
+            ctx.report(
                 code="RQ001",
-                slug=slug_of("RQ001"),
                 message=(
                     f"{item.where} asks for `{item.text}`, so the build gets {name} "
                     f"{version}, which imports `pkg_resources` when setuptools loads it: "

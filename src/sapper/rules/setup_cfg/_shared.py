@@ -23,7 +23,7 @@ from ...facts.setup_cfg import (
 )
 from ...model import Finding, Reference
 from ...versions import CfgFacts, KeyCheck
-from .._base import Context, slug_of
+from .._base import Context
 from .._emit import failing_finding
 
 _REF_4870 = Reference(
@@ -335,9 +335,8 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         place = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
         described = _describe(ctx, fails, enforced, due, warns)
         findings.append(
-            Finding(
+            ctx.report(
                 code=code,
-                slug=slug_of(code),
                 message=f"{kind} `{key}` in {place}: {advice}"
                 + (f" ({described})" if described else ""),
                 path=PATH,

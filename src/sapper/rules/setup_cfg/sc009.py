@@ -10,7 +10,7 @@ from ...facts.setup_cfg import (
     PATH,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register, slug_of
+from .._base import Context, Rule, register
 
 _TRUE = frozenset({"1", "true", "yes"})
 
@@ -35,9 +35,8 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
         enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
         warns = ctx.catalogue.to_specifiers(warning)
         findings.append(
-            Finding(
+            ctx.report(
                 code="SC009",
-                slug=slug_of("SC009"),
                 message=(
                     f"[{item.section}] universal = {item.value.strip()} is deprecated since "
                     "setuptools 75.1.0 "

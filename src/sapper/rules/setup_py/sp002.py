@@ -11,7 +11,7 @@ from ...facts.setup_py import (
     setup_calls,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register, slug_of
+from .._base import Context, Rule, register
 
 
 def _falsy_literal(node: ast.expr) -> bool:
@@ -42,9 +42,8 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
                 )
             fails = cat.to_specifiers(failing)
             findings.append(
-                Finding(
+                ctx.report(
                     code="SP002",
-                    slug=slug_of("SP002"),
                     message=(
                         f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
                     ),

@@ -18,7 +18,7 @@ from ...facts.setup_py import (
     dotted as _dotted,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register, slug_of
+from .._base import Context, Rule, register
 
 #: Names served by a module-level ``__getattr__`` after they stopped being defined: the
 #: first release that serves them and the due date of the deprecation warning it emits
@@ -141,9 +141,8 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
                 + (" (an error under SETUPTOOLS_ENFORCE_DEPRECATION=1)" if overdue else "")
             )
         findings.append(
-            Finding(
+            ctx.report(
                 code="SP003",
-                slug=slug_of("SP003"),
                 message=f"setup.py uses `{site.module}.{site.name}`: {'; '.join(parts)}; {advice}",
                 path=PATH,
                 line=site.line,
