@@ -111,3 +111,84 @@ def test_fix_lists_derive_from_the_fixer_registry() -> None:
     mo = re.search(r"the rules of `sapper check` \(([A-Z0-9,\s]+)\)", fix_md)
     assert mo and set(re.findall(r"[A-Z]{2}[0-9]{3}", mo.group(1))) == codes
     assert set(re.findall(r"[A-Z]{2}[0-9]{3}", epilog())) == codes
+
+
+def test_catalogue_doc_is_current() -> None:
+    path = Path(__file__).parent.parent / "scripts" / "gen_catalogue.py"
+    spec = importlib.util.spec_from_file_location("gen_catalogue", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.OUT.read_text(encoding="utf-8") == module.render()
+
+
+def test_changes_table_is_complete_and_names_real_rules() -> None:
+    from sapper.changes import CHANGES
+
+    assert [c.id for c in CHANGES] == [f"ST{i:02d}" for i in range(1, len(CHANGES) + 1)]
+    codes = {r.code for r in RULES}
+    for c in CHANGES:
+        named = set(re.findall(r"\b[A-Z]{2}[0-9]{3}\b", c.covered))
+        assert named <= codes, f"{c.id} names unknown rules {named - codes}"
+        if c.error is not None:
+            re.compile(c.error.message)
+            assert c.fails or c.due, f"{c.id} has an error but no failing range"
+
+
+def test_rule_index_names_each_rules_module() -> None:
+    """The index read from file names maps every code to the module that declares it."""
+    from sapper.rules import rule_index
+
+    index = rule_index()
+    assert sorted(index) == [r.code for r in RULES]
+    for rule in RULES:
+        assert index[rule.code].rsplit(".", 1)[1] == rule.code.lower()
+
+
+def test_check_imports_only_the_selected_rule_modules() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sapper.check import Options, check_files\n"
+        "from sapper.sources import ProjectFiles\n"
+        "files = {'setup.cfg': b'[metadata]\\nauthor-email = a@b\\n'}\n"
+        "p = ProjectFiles(label='x', root='', files=files, names=tuple(files))\n"
+        "r = check_files(p, target='x', kind='directory', options=Options(select=('SC00',)))\n"
+        "assert [f.code for f in r.findings] == ['SC001'], r.findings\n"
+        "print(sorted(m for m in sys.modules if m.startswith('sapper.rules.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    loaded = {m.rsplit(".", 1)[1] for m in eval(out) if re.search(r"\.[a-z]{2}[0-9]{3}$", m)}
+    assert loaded == {f"sc00{i}" for i in range(1, 10)}
+
+
+def test_rule_families_never_import_each_other() -> None:
+    """What two families share lives in the facts layer (or rules/_base.py, _emit.py)."""
+    import ast
+
+    from sapper.rules._base import FAMILIES
+
+    root = Path(__file__).parent.parent / "src" / "sapper"
+    for family in FAMILIES:
+        for path in (root / "rules" / family).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    target = node.module or ""
+                    if node.level == 0:
+                        parts = target.split(".")
+                        other = (
+                            parts[2]
+                            if parts[:2] == ["sapper", "rules"] and len(parts) > 2
+                            else None
+                        )
+                    elif node.level == 2:  # from ..x: a sibling of the family
+                        other = target.split(".")[0]
+                    else:
+                        other = None
+                    assert other in (None, family, "_base", "_emit"), (
+                        f"{path.name} imports {target} from another rule family"
+                    )

@@ -12,7 +12,7 @@ from pathlib import Path
 from ._exceptions import SapperError, TargetError, UsageError
 from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
 from .project import BuildSystem, identify
-from .rules import Context, all_rules
+from .rules import Context, rules_for
 from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
 
@@ -166,9 +166,7 @@ def check_files(
     if bs.error:
         errors.append(ErrorRecord(type="pyproject", message=bs.error))
     if bs.uses_setuptools != "no":
-        for rule in all_rules():
-            if not selected(rule.code, options.select, options.ignore):
-                continue
+        for rule in rules_for(options.select, options.ignore):
             findings.extend(rule.check(ctx))
     findings = _reachable(findings, bs, cat)
     suppressed = 0

@@ -15,10 +15,6 @@ import posixpath
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
-
 __all__ = [
     "UNKNOWN",
     "func_name",
@@ -310,6 +306,10 @@ def requirement_lines(value: str | Iterable[str]) -> Iterator[str]:
 
 
 def requirement_problem(text: str) -> str | None:
+    # packaging.requirements is imported only when a requirement is parsed: its grammar
+    # costs start-up time that most checks never need.
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         Requirement(text)
     except InvalidRequirement as exc:
@@ -318,6 +318,8 @@ def requirement_problem(text: str) -> str | None:
 
 
 def specifier_problem(text: str) -> str | None:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
     try:
         SpecifierSet(text)
     except InvalidSpecifier as exc:
@@ -326,6 +328,8 @@ def specifier_problem(text: str) -> str | None:
 
 
 def version_problem(text: str) -> str | None:
+    from packaging.version import InvalidVersion, Version
+
     try:
         Version(text)
     except InvalidVersion as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterable
@@ -17,6 +19,8 @@ __all__ = [
     "all_rules",
     "get_rule",
     "register",
+    "rule_index",
+    "rules_for",
 ]
 
 #: Rule family packages (each holds one module per rule code), in display order.
@@ -26,7 +30,36 @@ FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 class Context(ProjectFacts):
     """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
     ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
-    catalogue and today's date."""
+    catalogue and today's date; and the one way a check emits a finding (:meth:`report`)."""
+
+    def report(
+        self,
+        *,
+        code: str,
+        message: str,
+        path: str,
+        line: int | None = None,
+        column: int | None = None,
+        fails: tuple[str, ...] = (),
+        fails_enforced: tuple[str, ...] = (),
+        warns: tuple[str, ...] = (),
+        due_date: str | None = None,
+        fix: str | None = None,
+    ) -> Finding:
+        """A finding of rule ``code``, its slug filled from the registry."""
+        return Finding(
+            code=code,
+            slug=slug_of(code),
+            message=message,
+            path=path,
+            line=line,
+            column=column,
+            fails=fails,
+            fails_enforced=fails_enforced,
+            warns=warns,
+            due_date=due_date,
+            fix=fix,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +96,8 @@ _REGISTRY: dict[str, Rule] = {}
 
 
 def register(rule: Rule) -> Rule:
+    """Declare a rule (at the end of its module); its doc is stripped of surrounding blank lines."""
+    rule = dataclasses.replace(rule, doc=rule.doc.strip())
     if rule.code in _REGISTRY:  # pragma: no cover - programming error
         msg = f"rule code {rule.code} registered twice"
         raise RuntimeError(msg)
@@ -71,38 +106,51 @@ def register(rule: Rule) -> Rule:
 
 
 _RULE_MODULE = re.compile(r"[a-z]{2}[0-9]{3}")
-_loaded = False
 
 
-def rule_modules() -> list[str]:
-    """Every rule module (``sapper.rules.FAMILY.xx000``), found by walking the packages."""
+@functools.cache
+def rule_index() -> dict[str, str]:
+    """Rule code -> the module that declares it (``SC001`` -> ``sapper.rules.setup_cfg.sc001``).
+
+    Read from the file names of the family packages, without importing any rule module, so
+    that ``sapper check --select SC`` imports only the rule modules it runs.
+    """
     import pkgutil
 
-    found: list[str] = []
+    index: dict[str, str] = {}
     for family in FAMILIES:
         package = importlib.import_module(f"sapper.rules.{family}")
-        found.extend(
-            f"sapper.rules.{family}.{info.name}"
-            for info in pkgutil.iter_modules(package.__path__)
-            if _RULE_MODULE.fullmatch(info.name)
-        )
-    return found
+        for info in pkgutil.iter_modules(package.__path__):
+            if _RULE_MODULE.fullmatch(info.name):
+                index[info.name.upper()] = f"sapper.rules.{family}.{info.name}"
+    return index
 
 
-def _load() -> None:
-    # Import every rule module (a no-op once imported): importing one rule module directly
-    # must not leave the registry without the others.
-    global _loaded  # noqa: PLW0603
-    if _loaded:
-        return
-    for name in rule_modules():
-        importlib.import_module(name)
-    _loaded = True
+def _load(codes: Iterable[str]) -> None:
+    for code in codes:
+        if code not in _REGISTRY:
+            importlib.import_module(rule_index()[code])
+            if code not in _REGISTRY:  # pragma: no cover - programming error
+                msg = f"{rule_index()[code]} does not declare rule {code}"
+                raise RuntimeError(msg)
 
 
 def all_rules() -> tuple[Rule, ...]:
-    _load()
+    """Every rule, by code."""
+    _load(rule_index())
     return tuple(sorted(_REGISTRY.values(), key=lambda r: r.code))
+
+
+def rules_for(select: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> tuple[Rule, ...]:
+    """The rules ``--select``/``--ignore`` (codes or prefixes) let run, by code; only their
+    modules are imported."""
+    codes = sorted(
+        c
+        for c in rule_index()
+        if (not select or c.startswith(select)) and not (ignore and c.startswith(ignore))
+    )
+    _load(codes)
+    return tuple(_REGISTRY[c] for c in codes)
 
 
 def slug_of(code: str) -> str:
@@ -111,5 +159,9 @@ def slug_of(code: str) -> str:
 
 
 def get_rule(code: str) -> Rule | None:
-    _load()
-    return _REGISTRY.get(code.upper())
+    """The rule ``code`` (any case), or None if there is none."""
+    code = code.upper()
+    if code not in rule_index():
+        return None
+    _load([code])
+    return _REGISTRY[code]

@@ -7,9 +7,9 @@ version sets are turned into PEP 440 specifier strings by the catalogue.
 from __future__ import annotations
 
 from ..model import Finding
-from ._base import Context, slug_of
+from ._base import Context
 
-__all__ = ["HISTORY_URL", "DueEras", "due_sets", "make_finding", "versions"]
+__all__ = ["HISTORY_URL", "DueEras", "due_sets", "failing_finding", "make_finding", "versions"]
 
 PATH = "pyproject.toml"
 HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
@@ -86,9 +86,8 @@ def make_finding(
     e = cat.to_specifiers((enforced or set()) | failing)
     w = cat.to_specifiers(warns or set())
     described = _describe(ctx, f, e, due, w)
-    return Finding(
+    return ctx.report(
         code=code,
-        slug=slug_of(code),
         message=message + (f" ({described})" if described else ""),
         path=path,
         line=line,
@@ -97,5 +96,31 @@ def make_finding(
         fails_enforced=e,
         warns=w,
         due_date=due,
+        fix=fix,
+    )
+
+
+def failing_finding(  # noqa: PLR0917
+    ctx: Context,
+    code: str,
+    message: str,
+    path: str,
+    line: int | None,
+    column: int | None,
+    failing: set[str],
+    *,
+    fix: str | None = None,
+) -> Finding:
+    """A finding that fails in ``failing`` (enforced or not): ``message (fails in setuptools
+    RANGES)``."""
+    fails = ctx.catalogue.to_specifiers(failing)
+    return ctx.report(
+        code=code,
+        message=f"{message} (fails in setuptools {' | '.join(fails)})",
+        path=path,
+        line=line,
+        column=column,
+        fails=fails,
+        fails_enforced=fails,
         fix=fix,
     )

@@ -17,11 +17,10 @@ What the rules of this family share; each rule lives in its own module."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from ...model import Reference
+from .._base import Context
 from .._emit import HISTORY_URL, DueEras
 
 #: ``project.license`` as a table and ``tool.setuptools.license-files``
@@ -36,19 +35,6 @@ def _truthy(value: Any) -> bool:
     from ...facts._values import UNKNOWN
 
     return value is UNKNOWN or bool(value)
-
-
-_SLUGS = {
-    "PP001": "pyproject-invalid-project-table",
-    "PP002": "pyproject-license-expression",
-    "PP003": "pyproject-license-classifier-with-expression",
-    "PP004": "pyproject-license-table",
-    "PP005": "pyproject-namespace-packages",
-    "PP006": "pyproject-tool-license-files",
-    "PP007": "pyproject-invalid-tool-setuptools",
-    "PP008": "pyproject-missing-dynamic",
-    "PP009": "pyproject-without-build-system",
-}
 
 
 #: ``_PREVIOUSLY_DEFINED`` of ``_apply_pyprojecttoml.py``: [project] field -> the setup()
@@ -130,28 +116,6 @@ def _compute_supplied(ctx: Context) -> dict[str, tuple[str, int | None, str]]:
         line = other.keyword_lines.get("entry_points") if path == "setup.py" else None
         supplied.setdefault(field, (where, line, path))
     return supplied
-
-
-def _rule(  # noqa: PLR0917
-    code: str,
-    summary: str,
-    doc: str,
-    example: tuple[tuple[str, str], ...],
-    refs: tuple[Reference, ...],
-    check: Callable[[Context], Iterable[Finding]],
-) -> None:
-    register(
-        Rule(
-            code=code,
-            slug=_SLUGS[code],
-            family="pyproject.toml",
-            summary=summary,
-            doc=doc.strip(),
-            references=refs,
-            example=example,
-            check=check,
-        )
-    )
 
 
 def _ref(version: str, title: str) -> Reference:

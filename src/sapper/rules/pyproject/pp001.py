@@ -9,13 +9,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ...model import Finding
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import make_finding, versions
 from ._shared import (
     _REF_61,
     PATH,
     _ref,
-    _rule,
     _supplied_fields,
     _truthy,
 )
@@ -283,10 +282,13 @@ _REF_61_2 = _ref("61.2.0", "subgroup of invalid files ignored, transitional (#32
 _REF_68 = _ref("68.0.0", "support for invalid pyproject.toml files removed (#3948)")
 
 
-_rule(
-    "PP001",
-    "pyproject.toml [project] table that setuptools' validation rejects",
-    """
+register(
+    Rule(
+        code="PP001",
+        slug="pyproject-invalid-project-table",
+        family="pyproject.toml",
+        summary="pyproject.toml [project] table that setuptools' validation rejects",
+        doc="""
 ## What it does
 Checks the `[project]` table the way setuptools' vendored `validate-pyproject` does:
 `name` present and not dynamic, `version` present or listed in `dynamic`, no field both set
@@ -320,10 +322,11 @@ or drop `[project]` and keep `python_requires` in setup.py/setup.cfg.
 - setuptools 61.0.0 changelog, #3067/#3068; 61.2.0, #3215; 68.0.0, #3948
 - `setuptools/config/pyprojecttoml.py` (`validate`, `_skip_bad_config`)
 """,
-    (
-        (PATH, '[project]\nrequires-python = ">=3.8"\n'),
-        ("setup.py", 'from setuptools import setup\n\nsetup(name="example", version="1.0")\n'),
-    ),
-    (_REF_61, _REF_61_2, _REF_68),
-    _check_project_table,
+        references=(_REF_61, _REF_61_2, _REF_68),
+        example=(
+            (PATH, '[project]\nrequires-python = ">=3.8"\n'),
+            ("setup.py", 'from setuptools import setup\n\nsetup(name="example", version="1.0")\n'),
+        ),
+        check=_check_project_table,
+    )
 )

@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model import Finding
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import make_finding, versions
 from ._shared import (
     _REF_77,
     _REF_PEP639,
     PATH,
-    _rule,
 )
 
 
@@ -62,10 +61,13 @@ def _check_license_string(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-_rule(
-    "PP002",
-    "`project.license` string (PEP 639 expression) unknown to setuptools < 77.0.1",
-    """
+register(
+    Rule(
+        code="PP002",
+        slug="pyproject-license-expression",
+        family="pyproject.toml",
+        summary="`project.license` string (PEP 639 expression) unknown to setuptools < 77.0.1",
+        doc="""
 ## What it does
 Finds `license = "..."` strings in `[project]`. A valid SPDX expression needs setuptools
 77.0.1 or newer; a string that is not a valid SPDX expression (`"MIT License"`) fails in
@@ -104,7 +106,8 @@ license = "MIT"
 ## References
 - setuptools 77.0.0 changelog (#4829, #4833, #4840); PEP 639
 """,
-    ((PATH, '[project]\nname = "example"\nversion = "1.0"\nlicense = "MIT"\n'),),
-    (_REF_77, _REF_PEP639),
-    _check_license_string,
+        references=(_REF_77, _REF_PEP639),
+        example=((PATH, '[project]\nname = "example"\nversion = "1.0"\nlicense = "MIT"\n'),),
+        check=_check_license_string,
+    )
 )

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ...changes import change
 from ...model import Finding
-from .._base import Context
-from .._emit import make_finding, versions
+from .._base import Context, Rule, register
+from .._emit import make_finding
 from ._shared import (
     _REF_77,
     _REF_PEP639,
     PATH,
-    _rule,
 )
 
 
@@ -51,16 +51,19 @@ def _check_classifier_conflict(ctx: Context) -> Iterable[Finding]:
             'been superseded by license expressions"',
             line=ctx.pyproject.locate("project", "classifiers")
             or ctx.pyproject.locate("project", "license"),
-            fails=versions(ctx, "77.0.1"),
+            fails=change("ST51").failing(ctx.catalogue),
             fix="remove the `License ::` classifiers",
         )
     ]
 
 
-_rule(
-    "PP003",
-    "License classifiers next to a PEP 639 license expression",
-    """
+register(
+    Rule(
+        code="PP003",
+        slug="pyproject-license-classifier-with-expression",
+        family="pyproject.toml",
+        summary="License classifiers next to a PEP 639 license expression",
+        doc="""
 ## What it does
 Finds a `project.license` expression together with `License ::` classifiers (static, or
 from setup.py/setup.cfg when `classifiers` is dynamic).
@@ -91,13 +94,14 @@ license = "MIT"
 ## References
 - setuptools 77.0.0 changelog (#4833); PEP 639, deprecate license classifiers
 """,
-    (
-        (
-            PATH,
-            '[project]\nname = "example"\nversion = "1.0"\nlicense = "MIT"\n'
-            'classifiers = ["License :: OSI Approved :: MIT License"]\n',
+        references=(_REF_77, _REF_PEP639),
+        example=(
+            (
+                PATH,
+                '[project]\nname = "example"\nversion = "1.0"\nlicense = "MIT"\n'
+                'classifiers = ["License :: OSI Approved :: MIT License"]\n',
+            ),
         ),
-    ),
-    (_REF_77, _REF_PEP639),
-    _check_classifier_conflict,
+        check=_check_classifier_conflict,
+    )
 )

@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model import Finding
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import due_sets, make_finding
 from ._shared import (
     _REF_77,
     _REF_PEP639,
     LICENSE_TABLE_DUE,
     PATH,
-    _rule,
 )
 
 
@@ -43,10 +42,13 @@ def _check_license_table(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-_rule(
-    "PP004",
-    "`project.license` as a TOML table, deprecated since setuptools 77.0.1",
-    """
+register(
+    Rule(
+        code="PP004",
+        slug="pyproject-license-table",
+        family="pyproject.toml",
+        summary="`project.license` as a TOML table, deprecated since setuptools 77.0.1",
+        doc="""
 ## What it does
 Finds `license = {text = "..."}` or `license = {file = "..."}` in `[project]`.
 
@@ -78,7 +80,10 @@ with `setuptools>=77.0.1` in `build-system.requires`.
 - setuptools 77.0.0 changelog (#4840)
 - `_license` in `setuptools/config/_apply_pyprojecttoml.py`
 """,
-    ((PATH, '[project]\nname = "example"\nversion = "1.0"\nlicense = {text = "MIT"}\n'),),
-    (_REF_77, _REF_PEP639),
-    _check_license_table,
+        references=(_REF_77, _REF_PEP639),
+        example=(
+            (PATH, '[project]\nname = "example"\nversion = "1.0"\nlicense = {text = "MIT"}\n'),
+        ),
+        check=_check_license_table,
+    )
 )

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding
-from .._base import Context
-from .._emit import due_sets, make_finding, versions
+from .._base import Context, Rule, register
+from .._emit import make_finding
 from ._shared import (
     _REF_69,
     PATH,
     _ref,
-    _rule,
 )
 
 
@@ -26,8 +26,9 @@ def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
         return []  # the underscore spelling is a schema error (PP007)
     # TOOL_TABLE_DEPRECATIONS: warning since 62.3.0, due 2023-10-30 since 67.7.0;
     # TOOL_TABLE_REMOVALS: RemovedConfigError since 69.0.0 (#4066).
-    warns = versions(ctx, "62.3.0", "69.0.0")
-    _, enforced, _ = due_sets(ctx, (("67.7.0", "2023-10-30"),), until="69.0.0")
+    st25 = change("ST25")
+    warns = st25.warning(ctx.catalogue)
+    enforced = st25.enforced(ctx.catalogue, ctx.today.isoformat())
     return [
         make_finding(
             ctx,
@@ -35,7 +36,7 @@ def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
             "`tool.setuptools.namespace-packages` was removed in setuptools 69.0.0 "
             "(RemovedConfigError)",
             line=ctx.pyproject.locate("tool.setuptools", key),
-            fails=versions(ctx, "69.0.0"),
+            fails=st25.failing(ctx.catalogue),
             enforced=enforced,
             warns=warns,
             fix="delete `namespace-packages` and the `__init__.py` of the namespace "
@@ -45,10 +46,13 @@ def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-_rule(
-    "PP005",
-    "`[tool.setuptools] namespace-packages`, removed in setuptools 69.0.0",
-    """
+register(
+    Rule(
+        code="PP005",
+        slug="pyproject-namespace-packages",
+        family="pyproject.toml",
+        summary="`[tool.setuptools] namespace-packages`, removed in setuptools 69.0.0",
+        doc="""
 ## What it does
 Finds `namespace-packages` in `[tool.setuptools]`.
 
@@ -82,13 +86,14 @@ and delete `example/__init__.py` (PEP 420 implicit namespace package).
 ## References
 - setuptools 69.0.0 changelog (#4066); 62.3.0 (#3262)
 """,
-    (
-        (
-            PATH,
-            '[project]\nname = "example"\nversion = "1.0"\n\n[tool.setuptools]\n'
-            'namespace-packages = ["example"]\n',
+        references=(_REF_69, _ref("62.3.0", "namespace_packages formally deprecated (#3262)")),
+        example=(
+            (
+                PATH,
+                '[project]\nname = "example"\nversion = "1.0"\n\n[tool.setuptools]\n'
+                'namespace-packages = ["example"]\n',
+            ),
         ),
-    ),
-    (_REF_69, _ref("62.3.0", "namespace_packages formally deprecated (#3262)")),
-    _check_namespace_packages,
+        check=_check_namespace_packages,
+    )
 )

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding
-from .._base import Context
-from .._emit import due_sets, make_finding, versions
+from .._base import Context, Rule, register
+from .._emit import due_sets, make_finding
 from ._shared import (
     _REF_77,
     LICENSE_TABLE_DUE,
     PATH,
     _ref,
-    _rule,
 )
 
 
@@ -31,7 +31,7 @@ def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
                 "`license-files` is set in both [project] and [tool.setuptools]; setuptools "
                 ">= 77.0.1 stops with \"'project.license-files' is defined already\"",
                 line=line,
-                fails=versions(ctx, "77.0.1"),
+                fails=change("ST55").failing(ctx.catalogue),
                 fix="remove `license-files` from [tool.setuptools]",
             )
         ]
@@ -51,10 +51,13 @@ def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-_rule(
-    "PP006",
-    "`[tool.setuptools] license-files`, deprecated since setuptools 77.0.1",
-    """
+register(
+    Rule(
+        code="PP006",
+        slug="pyproject-tool-license-files",
+        family="pyproject.toml",
+        summary="`[tool.setuptools] license-files`, deprecated since setuptools 77.0.1",
+        doc="""
 ## What it does
 Finds `license-files` in `[tool.setuptools]`, and reports it as an error when
 `project.license-files` is set too.
@@ -87,14 +90,18 @@ license-files = ["LICENSE"]
 ## References
 - setuptools 77.0.0 changelog (#4837); 77.0.3 (#4899)
 """,
-    (
-        (
-            PATH,
-            '[project]\nname = "example"\nversion = "1.0"\nlicense-files = ["LICENSE"]\n\n'
-            '[tool.setuptools]\nlicense-files = ["LICENSE"]\n',
+        references=(
+            _REF_77,
+            _ref("77.0.3", "no eager error for license-files outside pyproject (#4899)"),
         ),
-        ("LICENSE", "MIT\n"),
-    ),
-    (_REF_77, _ref("77.0.3", "no eager error for license-files outside pyproject (#4899)")),
-    _check_tool_license_files,
+        example=(
+            (
+                PATH,
+                '[project]\nname = "example"\nversion = "1.0"\nlicense-files = ["LICENSE"]\n\n'
+                '[tool.setuptools]\nlicense-files = ["LICENSE"]\n',
+            ),
+            ("LICENSE", "MIT\n"),
+        ),
+        check=_check_tool_license_files,
+    )
 )

@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model import Finding, Reference
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import make_finding, versions
 from ._shared import (
     _REF_61,
     PATH,
     _ref,
-    _rule,
 )
 
 _TOOL_KEYS = frozenset(
@@ -121,10 +120,13 @@ _REF_PYPROJECT = Reference(
 )
 
 
-_rule(
-    "PP007",
-    "`[tool.setuptools]` key that the setuptools schema rejects",
-    """
+register(
+    Rule(
+        code="PP007",
+        slug="pyproject-invalid-tool-setuptools",
+        family="pyproject.toml",
+        summary="`[tool.setuptools]` key that the setuptools schema rejects",
+        doc="""
 ## What it does
 Checks `[tool.setuptools]` against setuptools' schema: unknown keys (underscores instead of
 dashes, typos), keys only newer releases know (`ext-modules` before 74.1.0,
@@ -160,13 +162,18 @@ include-package-data = true
 - setuptools 61.0.0 changelog (#3067); 62.6.0 (#3255); 74.1.0 (#4568)
 - `setuptools/config/setuptools.schema.json`
 """,
-    (
-        (
-            PATH,
-            '[project]\nname = "example"\nversion = "1.0"\n\n[tool.setuptools]\n'
-            "include_package_data = true\n",
+        references=(
+            _REF_61,
+            _ref("74.1.0", "ext-modules in pyproject.toml (#4568)"),
+            _REF_PYPROJECT,
         ),
-    ),
-    (_REF_61, _ref("74.1.0", "ext-modules in pyproject.toml (#4568)"), _REF_PYPROJECT),
-    _check_tool_table,
+        example=(
+            (
+                PATH,
+                '[project]\nname = "example"\nversion = "1.0"\n\n[tool.setuptools]\n'
+                "include_package_data = true\n",
+            ),
+        ),
+        check=_check_tool_table,
+    )
 )

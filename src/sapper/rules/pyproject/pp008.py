@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model import Finding
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import due_sets, make_finding, versions
 from ._shared import (
     _REF_69,
     PATH,
     _ref,
-    _rule,
     _supplied_fields,
 )
 
@@ -99,10 +98,13 @@ def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-_rule(
-    "PP008",
-    "setup.py/setup.cfg metadata that [project] does not list in `dynamic`",
-    """
+register(
+    Rule(
+        code="PP008",
+        slug="pyproject-missing-dynamic",
+        family="pyproject.toml",
+        summary="setup.py/setup.cfg metadata that [project] does not list in `dynamic`",
+        doc="""
 ## What it does
 With a `[project]` table, finds fields that setup.py (`install_requires=`,
 `entry_points=`, `long_description=` ...) or setup.cfg supply although `[project]` neither
@@ -137,10 +139,11 @@ or move the dependencies to `[project]`.
 ## References
 - setuptools 69.0.0 changelog (#4066); 61.2.0 (#3218)
 """,
-    (
-        (PATH, '[project]\nname = "example"\nversion = "1.0"\n'),
-        ("setup.py", 'from setuptools import setup\n\nsetup(install_requires=["six"])\n'),
-    ),
-    (_REF_69, _ref("61.2.0", "transitional tolerance for missing dynamic (#3218)")),
-    _check_missing_dynamic,
+        references=(_REF_69, _ref("61.2.0", "transitional tolerance for missing dynamic (#3218)")),
+        example=(
+            (PATH, '[project]\nname = "example"\nversion = "1.0"\n'),
+            ("setup.py", 'from setuptools import setup\n\nsetup(install_requires=["six"])\n'),
+        ),
+        check=_check_missing_dynamic,
+    )
 )

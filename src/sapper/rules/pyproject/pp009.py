@@ -9,12 +9,11 @@ from collections.abc import Iterable
 
 from ...facts.setup_py import import_sites
 from ...model import Finding, Reference
-from .._base import Context
+from .._base import Context, Rule, register
 from .._emit import make_finding
 from ._shared import (
     PATH,
     _ref,
-    _rule,
 )
 
 #: What pip's PEP 517 fallback build environment holds (``setuptools>=40.8.0``, and
@@ -101,10 +100,16 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-_rule(
-    "PP009",
-    "setup.py imports a third-party module but pyproject.toml declares no build requirements",
-    """
+register(
+    Rule(
+        code="PP009",
+        slug="pyproject-without-build-system",
+        family="pyproject.toml",
+        summary=(
+            "setup.py imports a third-party module but pyproject.toml "
+            "declares no build requirements"
+        ),
+        doc="""
 ## What it does
 When pyproject.toml exists but has no `[build-system]` table (or one without `requires`),
 finds unconditional module-level imports in setup.py (not under `if`, `try` or a function)
@@ -144,20 +149,21 @@ build-backend = "setuptools.build_meta"
 - setuptools 43.0.0 changelog (#1634): pyproject.toml included in sdists
 - PEP 518: build-system table and its default
 """,
-    (
-        (PATH, "[tool.black]\nline-length = 100\n"),
-        (
-            "setup.py",
-            "import numpy\nfrom setuptools import setup\n\n"
-            'setup(name="example", version="1.0", include_dirs=[numpy.get_include()])\n',
+        references=(
+            _ref("43.0.0", "pyproject.toml included in sdists (#1634)"),
+            Reference(
+                title="PEP 518: specifying minimum build system requirements",
+                url="https://peps.python.org/pep-0518/",
+            ),
         ),
-    ),
-    (
-        _ref("43.0.0", "pyproject.toml included in sdists (#1634)"),
-        Reference(
-            title="PEP 518: specifying minimum build system requirements",
-            url="https://peps.python.org/pep-0518/",
+        example=(
+            (PATH, "[tool.black]\nline-length = 100\n"),
+            (
+                "setup.py",
+                "import numpy\nfrom setuptools import setup\n\n"
+                'setup(name="example", version="1.0", include_dirs=[numpy.get_include()])\n',
+            ),
         ),
-    ),
-    _check_without_build_system,
+        check=_check_without_build_system,
+    )
 )

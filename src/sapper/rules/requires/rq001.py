@@ -9,15 +9,15 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-from packaging.version import Version
+from typing import TYPE_CHECKING
 
 from ...facts.setup_cfg import PATH as CFG_PATH
 from ...facts.setup_cfg import split_requirements
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
 
 _FIX = {
     "setuptools-scm": "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)",
@@ -62,6 +62,8 @@ def _build_requirements(ctx: Context) -> Iterator[_Requirement]:
 
 def _chosen(releases: Mapping[str, bool], req: Requirement) -> str | None:
     """The release pip would install: the newest that the specifier allows."""
+    from packaging.version import Version
+
     allowed = [v for v in releases if req.specifier.contains(v, prereleases=False)]
     return max(allowed, key=Version) if allowed else None
 
@@ -71,10 +73,16 @@ def _check(ctx: Context) -> Iterable[Finding]:
     failing = ctx.missing_in("pkg_resources")
     if not failing:
         return []
+    requirements = list(_build_requirements(ctx))
+    if not requirements:
+        return []
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
     fails = ctx.catalogue.to_specifiers(failing)
     findings: list[Finding] = []
     seen: set[str] = set()
-    for item in _build_requirements(ctx):
+    for item in requirements:
         try:
             req = Requirement(item.text)
         except InvalidRequirement:
@@ -90,9 +98,8 @@ def _check(ctx: Context) -> Iterable[Finding]:
             continue
         seen.add(name)
         findings.append(
-            Finding(
+            ctx.report(
                 code="RQ001",
-                slug="requires-plugin-imports-pkg-resources",
                 message=(
                     f"{item.where} asks for `{item.text}`, so the build gets {name} "
                     f"{version}, which imports `pkg_resources` when setuptools loads it: "

@@ -10,7 +10,7 @@ What the rules of this family share; each rule lives in its own module."""
 from __future__ import annotations
 
 import configparser
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
@@ -23,7 +23,8 @@ from ...facts.setup_cfg import (
 )
 from ...model import Finding, Reference
 from ...versions import CfgFacts, KeyCheck
-from .._base import Context, Rule, register
+from .._base import Context
+from .._emit import failing_finding
 
 _REF_4870 = Reference(
     title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
@@ -314,19 +315,8 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
 
     findings: list[Finding] = []
     for (code, message), (failing, (line, col), fix) in errors.items():
-        fails = cat.to_specifiers(failing)
         findings.append(
-            Finding(
-                code=code,
-                slug=_SLUGS[code],
-                message=f"{message} (fails in setuptools {' | '.join(fails)})",
-                path=PATH,
-                line=line,
-                column=col,
-                fails=fails,
-                fails_enforced=fails,
-                fix=fix or None,
-            )
+            failing_finding(ctx, code, message, PATH, line, col, failing, fix=fix or None)
         )
     for ident, acc in keys.items():
         if not (acc.dash or acc.upper):
@@ -353,9 +343,8 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         place = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
         described = _describe(ctx, fails, enforced, due, warns)
         findings.append(
-            Finding(
+            ctx.report(
                 code=code,
-                slug=_SLUGS[code],
                 message=f"{kind} `{key}` in {place}: {advice}"
                 + (f" ({described})" if described else ""),
                 path=PATH,
@@ -397,17 +386,6 @@ def _find_location(
     return None, None
 
 
-_SLUGS = {
-    "SC001": "setupcfg-dash-separated-key",
-    "SC002": "setupcfg-uppercase-key",
-    "SC003": "setupcfg-not-utf8",
-    "SC004": "setupcfg-syntax-error",
-    "SC005": "setupcfg-duplicate",
-    "SC006": "setupcfg-interpolation",
-    "SC007": "setupcfg-unsupported-section",
-}
-
-
 def _checker(code: str) -> _Check:
     return _Check(code)
 
@@ -422,28 +400,6 @@ class _Check:
         return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]
 
 
-def _rule(
-    code: str,
-    summary: str,
-    doc: str,
-    example: str,
-    refs: tuple[Reference, ...],
-) -> Rule:
-    return register(
-        Rule(
-            code=code,
-            slug=_SLUGS[code],
-            family="setup.cfg",
-            summary=summary,
-            doc=doc.strip(),
-            references=refs,
-            example=((PATH, example),),
-            check=_Check(code),
-            reads=frozenset({PATH}),
-        )
-    )
-
-
 def _value_finding(
     ctx: Context,
     code: str,
@@ -453,47 +409,13 @@ def _value_finding(
     *,
     fix: str | None,
 ) -> Finding:
-    fails = ctx.catalogue.to_specifiers(failing)
-    return Finding(
-        code=code,
-        slug=_VALUE_SLUGS[code],
-        message=f"[{item.section}] {item.key}: {message} (fails in setuptools {' | '.join(fails)})",
-        path=PATH,
-        line=item.line,
-        column=item.column,
-        fails=fails,
-        fails_enforced=fails,
+    return failing_finding(
+        ctx,
+        code,
+        f"[{item.section}] {item.key}: {message}",
+        PATH,
+        item.line,
+        item.column,
+        failing,
         fix=fix,
-    )
-
-
-_VALUE_SLUGS = {
-    "SC008": "setupcfg-license-file-directive",
-    "SC009": "setupcfg-bdist-wheel-universal",
-    "SC010": "setupcfg-invalid-requirement",
-    "SC011": "setupcfg-invalid-version",
-    "SC012": "setupcfg-description-newline",
-}
-
-
-def _value_rule(  # noqa: PLR0917
-    code: str,
-    summary: str,
-    doc: str,
-    example: str,
-    refs: tuple[Reference, ...],
-    check: Callable[[Context], Iterable[Finding]],
-) -> Rule:
-    return register(
-        Rule(
-            code=code,
-            slug=_VALUE_SLUGS[code],
-            family="setup.cfg",
-            summary=summary,
-            doc=doc.strip(),
-            references=refs,
-            example=((PATH, example),),
-            check=check,
-            reads=frozenset({PATH}),
-        )
     )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from ...facts.setup_cfg import PATH
 from ...model import Reference
+from .._base import Rule, register
 from ._shared import (
     _REF_4870,
     _REF_4911,
     _REF_5011,
-    _rule,
+    _Check,
 )
 
 _REF_1608 = Reference(
@@ -16,10 +18,13 @@ _REF_1608 = Reference(
 )
 
 
-_rule(
-    "SC001",
-    "Dash-separated key in a setuptools section of setup.cfg",
-    """
+register(
+    Rule(
+        code="SC001",
+        slug="setupcfg-dash-separated-key",
+        family="setup.cfg",
+        summary="Dash-separated key in a setuptools section of setup.cfg",
+        doc="""
 ## What it does
 Finds keys with a `-` in `[metadata]`, in `[options]` and its subsections, and in sections
 named after a setuptools or distutils command (`[egg_info]`, `[sdist]`, `[bdist_wheel]`
@@ -57,6 +62,9 @@ long_description_content_type = text/x-rst
 - setuptools 78.0.0 changelog, #4870; 78.0.2, #4911; discussion #5011
 - `Distribution._enforce_underscore` in `setuptools/dist.py`
 """,
-    "[metadata]\nname = example\nauthor-email = dev@example.org\n",
-    (_REF_4870, _REF_4911, _REF_5011, _REF_1608),
+        references=(_REF_4870, _REF_4911, _REF_5011, _REF_1608),
+        example=((PATH, "[metadata]\nname = example\nauthor-email = dev@example.org\n"),),
+        check=_Check("SC001"),
+        reads=frozenset({PATH}),
+    )
 )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from ...facts.setup_cfg import PATH
 from ...model import Reference
+from .._base import Rule, register
 from ._shared import (
     _REF_4870,
     _REF_4911,
     _REF_5011,
-    _rule,
+    _Check,
 )
 
 _REF_2592 = Reference(
@@ -16,10 +18,13 @@ _REF_2592 = Reference(
 )
 
 
-_rule(
-    "SC002",
-    "Uppercase key in a setuptools section of setup.cfg",
-    """
+register(
+    Rule(
+        code="SC002",
+        slug="setupcfg-uppercase-key",
+        family="setup.cfg",
+        summary="Uppercase key in a setuptools section of setup.cfg",
+        doc="""
 ## What it does
 Finds keys that are not all lowercase (Python's `str.islower()` is false) in the sections
 setuptools checks: `[metadata]`, `[options*]` and command sections, except the data
@@ -49,6 +54,9 @@ version = 1.0
 - setuptools 54.1.1 changelog, #2592; 78.0.0, #4870; 78.0.2, #4911
 - `Distribution._enforce_option_lowercase` in `setuptools/dist.py`
 """,
-    "[metadata]\nName = example\nversion = 1.0\n",
-    (_REF_2592, _REF_4870, _REF_4911, _REF_5011),
+        references=(_REF_2592, _REF_4870, _REF_4911, _REF_5011),
+        example=((PATH, "[metadata]\nName = example\nversion = 1.0\n"),),
+        check=_Check("SC002"),
+        reads=frozenset({PATH}),
+    )
 )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ...facts.setup_cfg import PATH
 from ...model import Reference
-from ._shared import (
-    _rule,
-)
+from .._base import Rule, register
+from ._shared import _Check
 
 _REF_1735 = Reference(
     title="setuptools 41.0.0 changelog (#1735): setup.cfg must be UTF-8",
@@ -13,10 +13,13 @@ _REF_1735 = Reference(
 )
 
 
-_rule(
-    "SC003",
-    "setup.cfg is not valid UTF-8",
-    """
+register(
+    Rule(
+        code="SC003",
+        slug="setupcfg-not-utf8",
+        family="setup.cfg",
+        summary="setup.cfg is not valid UTF-8",
+        doc="""
 ## What it does
 Decodes setup.cfg as UTF-8, as setuptools does.
 
@@ -37,6 +40,9 @@ The same file saved as UTF-8.
 ## References
 - setuptools 41.0.0 changelog, #1735
 """,
-    "[metadata]\nauthor = Jos\udce9\n",
-    (_REF_1735,),
+        references=(_REF_1735,),
+        example=((PATH, "[metadata]\nauthor = Jos\udce9\n"),),
+        check=_Check("SC003"),
+        reads=frozenset({PATH}),
+    )
 )

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from ...facts.setup_cfg import PATH
+from .._base import Rule, register
 from ._shared import (
     _REF_CONFIGPARSER,
-    _rule,
+    _Check,
 )
 
-_rule(
-    "SC005",
-    "Duplicate section or key in setup.cfg",
-    """
+register(
+    Rule(
+        code="SC005",
+        slug="setupcfg-duplicate",
+        family="setup.cfg",
+        summary="Duplicate section or key in setup.cfg",
+        doc="""
 ## What it does
 Finds a section that appears twice, or a key that appears twice in one section. Before
 setuptools 53.1.0 keys were compared case-insensitively (`Name` and `name` clash).
@@ -38,6 +43,9 @@ version = 1.0
 ## References
 - Python documentation: configparser, `strict`
 """,
-    "[metadata]\nname = example\n\n[metadata]\nversion = 1.0\n",
-    (_REF_CONFIGPARSER,),
+        references=(_REF_CONFIGPARSER,),
+        example=((PATH, "[metadata]\nname = example\n\n[metadata]\nversion = 1.0\n"),),
+        check=_Check("SC005"),
+        reads=frozenset({PATH}),
+    )
 )

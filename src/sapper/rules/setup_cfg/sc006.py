@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from ...facts.setup_cfg import PATH
+from .._base import Rule, register
 from ._shared import (
     _REF_CONFIGPARSER,
-    _rule,
+    _Check,
 )
 
-_rule(
-    "SC006",
-    "Unresolvable % interpolation in setup.cfg",
-    """
+register(
+    Rule(
+        code="SC006",
+        slug="setupcfg-interpolation",
+        family="setup.cfg",
+        summary="Unresolvable % interpolation in setup.cfg",
+        doc="""
 ## What it does
 Reads every value with configparser's basic interpolation, as setuptools does for every
 section (including `[flake8]` and `[tool:pytest]`), and reports `%` signs it cannot
@@ -36,6 +41,11 @@ or move the tool's settings to its own file (`pytest.ini`, `.flake8`).
 ## References
 - Python documentation: configparser, interpolation of values
 """,
-    "[metadata]\nname = example\n\n[tool:pytest]\nlog_format = %(asctime)s\n",
-    (_REF_CONFIGPARSER,),
+        references=(_REF_CONFIGPARSER,),
+        example=(
+            (PATH, "[metadata]\nname = example\n\n[tool:pytest]\nlog_format = %(asctime)s\n"),
+        ),
+        check=_Check("SC006"),
+        reads=frozenset({PATH}),
+    )
 )

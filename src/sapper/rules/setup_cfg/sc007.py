@@ -4,18 +4,23 @@ setup.cfg section that starts with `metadata` or `options` but that setuptools l
 
 from __future__ import annotations
 
+from ...facts.setup_cfg import PATH
 from ...model import Reference
-from ._shared import (
-    _rule,
-)
+from .._base import Rule, register
+from ._shared import _Check
 
 _DOCS = "https://setuptools.pypa.io/en/latest/userguide/declarative_config.html"
 
 
-_rule(
-    "SC007",
-    "setup.cfg section that starts with `metadata` or `options` but that setuptools lacks",
-    """
+register(
+    Rule(
+        code="SC007",
+        slug="setupcfg-unsupported-section",
+        family="setup.cfg",
+        summary=(
+            "setup.cfg section that starts with `metadata` or `options` but that setuptools lacks"
+        ),
+        doc="""
 ## What it does
 Finds sections whose name starts with `metadata` or `options` (a prefix match, as in
 setuptools: `[options_extra]` and `[options.test]` count) for which setuptools' config
@@ -48,6 +53,11 @@ test = pytest
 - `ConfigHandler.parse` in `setuptools/config/setupcfg.py`
 - setuptools docs: configuring setuptools using setup.cfg files
 """,
-    "[metadata]\nname = example\n\n[options.extras]\ntest = pytest\n",
-    (Reference(title="setuptools: configuring setuptools using setup.cfg files", url=_DOCS),),
+        references=(
+            Reference(title="setuptools: configuring setuptools using setup.cfg files", url=_DOCS),
+        ),
+        example=((PATH, "[metadata]\nname = example\n\n[options.extras]\ntest = pytest\n"),),
+        check=_Check("SC007"),
+        reads=frozenset({PATH}),
+    )
 )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
+from ...facts.setup_cfg import PATH
 from ...model import Finding, Reference
-from .._base import Context
+from .._base import Context, Rule, register
 from ._shared import (
     _value_finding,
-    _value_rule,
 )
 
 
@@ -20,7 +21,7 @@ def _check_license_file(ctx: Context) -> Iterable[Finding]:
             item,
             "`license = file:` is rejected since setuptools 40.7.0 (`ValueError: Only "
             "strings are accepted for the license field, files are not accepted`)",
-            ctx.catalogue.between("40.7.0"),
+            change("ST04").failing(ctx.catalogue),
             fix=f"license_files = {item.value.strip()[5:].strip()}",
         )
         for item in ctx.setup_cfg.values
@@ -30,10 +31,13 @@ def _check_license_file(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-_value_rule(
-    "SC008",
-    "`license = file:` in setup.cfg [metadata]",
-    """
+register(
+    Rule(
+        code="SC008",
+        slug="setupcfg-license-file-directive",
+        family="setup.cfg",
+        summary="`license = file:` in setup.cfg [metadata]",
+        doc="""
 ## What it does
 Finds `license = file: ...` in the `[metadata]` section of setup.cfg.
 
@@ -59,12 +63,14 @@ license_files = LICENSE
 ## References
 - setuptools 40.7.0 changelog (#1551)
 """,
-    "[metadata]\nname = example\nversion = 1.0\nlicense = file: LICENSE\n",
-    (
-        Reference(
-            title="setuptools 40.7.0 changelog (#1551): file: rejected for license",
-            url="https://setuptools.pypa.io/en/latest/history.html#v40-7-0",
+        references=(
+            Reference(
+                title="setuptools 40.7.0 changelog (#1551): file: rejected for license",
+                url="https://setuptools.pypa.io/en/latest/history.html#v40-7-0",
+            ),
         ),
-    ),
-    _check_license_file,
+        example=((PATH, "[metadata]\nname = example\nversion = 1.0\nlicense = file: LICENSE\n"),),
+        check=_check_license_file,
+        reads=frozenset({PATH}),
+    )
 )

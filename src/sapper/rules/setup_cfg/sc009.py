@@ -5,15 +5,12 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_cfg import (
     PATH,
 )
 from ...model import Finding, Reference
-from .._base import Context
-from ._shared import (
-    _VALUE_SLUGS,
-    _value_rule,
-)
+from .._base import Context, Rule, register
 
 _TRUE = frozenset({"1", "true", "yes"})
 
@@ -22,7 +19,8 @@ _STRTOBOOL_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
 
 
 def _check_universal(ctx: Context) -> Iterable[Finding]:
-    due = "2025-08-30"
+    st46 = change("ST46")
+    due = st46.due[-1][1]
     overdue = ctx.today > _date(due)
     findings = []
     for item in ctx.setup_cfg.values:
@@ -33,13 +31,12 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
         truthy = _STRTOBOOL_TRUE if item.section == "bdist_wheel" else _TRUE
         if item.value.strip().lower() not in truthy:
             continue
-        warning = ctx.catalogue.between("75.1.0")
+        warning = st46.warning(ctx.catalogue)
         enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
         warns = ctx.catalogue.to_specifiers(warning)
         findings.append(
-            Finding(
+            ctx.report(
                 code="SC009",
-                slug=_VALUE_SLUGS["SC009"],
                 message=(
                     f"[{item.section}] universal = {item.value.strip()} is deprecated since "
                     "setuptools 75.1.0 "
@@ -69,10 +66,13 @@ def _date(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
 
 
-_value_rule(
-    "SC009",
-    "`[bdist_wheel] universal = 1`, deprecated and overdue",
-    """
+register(
+    Rule(
+        code="SC009",
+        slug="setupcfg-bdist-wheel-universal",
+        family="setup.cfg",
+        summary="`[bdist_wheel] universal = 1`, deprecated and overdue",
+        doc="""
 ## What it does
 Finds `universal = 1` (or `true`, `yes`, ...) in the `[bdist_wheel]` section of setup.cfg,
 or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads.
@@ -96,12 +96,16 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
 ## References
 - setuptools 75.1.0 changelog (#4617)
 """,
-    "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n",
-    (
-        Reference(
-            title="setuptools 75.1.0 changelog (#4617): bdist_wheel.universal deprecated",
-            url="https://setuptools.pypa.io/en/latest/history.html#v75-1-0",
+        references=(
+            Reference(
+                title="setuptools 75.1.0 changelog (#4617): bdist_wheel.universal deprecated",
+                url="https://setuptools.pypa.io/en/latest/history.html#v75-1-0",
+            ),
         ),
-    ),
-    _check_universal,
+        example=(
+            (PATH, "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n"),
+        ),
+        check=_check_universal,
+        reads=frozenset({PATH}),
+    )
 )

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_cfg import (
+    PATH,
     CfgValue,
     split_requirements,
 )
 from ...model import Finding, Reference
-from .._base import Context
+from .._base import Context, Rule, register
 from ._shared import (
     _value_finding,
-    _value_rule,
 )
 
 
@@ -40,7 +41,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                         item,
                         "`file:` for requirements needs setuptools 62.6.0; older releases "
                         f"read {value!r} as a requirement and reject it",
-                        ctx.catalogue.between(None, "62.6.0"),
+                        change("ST71").failing(ctx.catalogue),
                         fix='require "setuptools>=62.6" in build-system.requires, or list '
                         "the requirements inline",
                     )
@@ -56,7 +57,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
                         item,
                         f"{value!r} is not a valid specifier for `packaging` ({problem}); "
                         "setuptools 67 and later reject it",
-                        ctx.catalogue.between("67.0.0"),
+                        change("ST30").failing(ctx.catalogue),
                         fix="write a PEP 440 specifier such as `>=3.6`",
                     )
                 )
@@ -89,10 +90,13 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-_value_rule(
-    "SC010",
-    "Requirement or python_requires in setup.cfg that modern packaging rejects",
-    """
+register(
+    Rule(
+        code="SC010",
+        slug="setupcfg-invalid-requirement",
+        family="setup.cfg",
+        summary="Requirement or python_requires in setup.cfg that modern packaging rejects",
+        doc="""
 ## What it does
 Parses `[options] install_requires`, `setup_requires`, `python_requires` and every entry of
 `[options.extras_require]` as setuptools splits them (one requirement per line; a one-line
@@ -123,12 +127,22 @@ install_requires =
 ## References
 - setuptools 67.0.0 changelog (#3790): strict requirement parsing
 """,
-    "[metadata]\nname = example\nversion = 1.0\n\n[options]\ninstall_requires =\n    pytz>=2012f\n",
-    (
-        Reference(
-            title="setuptools 67.0.0 changelog (#3790): strict requirement parsing",
-            url="https://setuptools.pypa.io/en/latest/history.html#v67-0-0",
+        references=(
+            Reference(
+                title="setuptools 67.0.0 changelog (#3790): strict requirement parsing",
+                url="https://setuptools.pypa.io/en/latest/history.html#v67-0-0",
+            ),
         ),
-    ),
-    _check_requirements,
+        example=(
+            (
+                PATH,
+                (
+                    "[metadata]\nname = example\nversion = 1.0\n\n[options]\n"
+                    "install_requires =\n    pytz>=2012f\n"
+                ),
+            ),
+        ),
+        check=_check_requirements,
+        reads=frozenset({PATH}),
+    )
 )

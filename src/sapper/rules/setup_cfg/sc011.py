@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
+from ...facts.setup_cfg import PATH
 from ...model import Finding, Reference
-from .._base import Context
+from .._base import Context, Rule, register
 from ._shared import (
     _value_finding,
-    _value_rule,
 )
 
 
@@ -31,17 +32,20 @@ def _check_version(ctx: Context) -> Iterable[Finding]:
                 item,
                 f"{value!r} is not a PEP 440 version: setuptools 66 and later fail with "
                 f"`InvalidVersion: {problem}`",
-                ctx.catalogue.between("66.0.0"),
+                change("ST21").failing(ctx.catalogue),
                 fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
             )
         ]
     return []
 
 
-_value_rule(
-    "SC011",
-    "setup.cfg [metadata] version is not a PEP 440 version",
-    """
+register(
+    Rule(
+        code="SC011",
+        slug="setupcfg-invalid-version",
+        family="setup.cfg",
+        summary="setup.cfg [metadata] version is not a PEP 440 version",
+        doc="""
 ## What it does
 Finds a literal `version` in `[metadata]` that is not a valid PEP 440 version.
 
@@ -66,12 +70,14 @@ version = 1.0.0.dev0
 ## References
 - setuptools 66.0.0 changelog (#2497)
 """,
-    "[metadata]\nname = example\nversion = 1.0.0-SNAPSHOT\n",
-    (
-        Reference(
-            title="setuptools 66.0.0 changelog (#2497): non-PEP 440 versions removed",
-            url="https://setuptools.pypa.io/en/latest/history.html#v66-0-0",
+        references=(
+            Reference(
+                title="setuptools 66.0.0 changelog (#2497): non-PEP 440 versions removed",
+                url="https://setuptools.pypa.io/en/latest/history.html#v66-0-0",
+            ),
         ),
-    ),
-    _check_version,
+        example=((PATH, "[metadata]\nname = example\nversion = 1.0.0-SNAPSHOT\n"),),
+        check=_check_version,
+        reads=frozenset({PATH}),
+    )
 )

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
+from ...facts.setup_cfg import PATH
 from ...model import Finding, Reference
-from .._base import Context
+from .._base import Context, Rule, register
 from ._shared import (
     _value_finding,
-    _value_rule,
 )
 
 
@@ -18,9 +19,7 @@ def _check_description(ctx: Context) -> Iterable[Finding]:
             continue
         if "\n" not in item.value.strip():
             continue
-        failing = ctx.catalogue.between("51.3.0", "51.3.3") | ctx.catalogue.between(
-            "59.0.0", "59.4.0"
-        )
+        failing = change("ST15").failing(ctx.catalogue)
         return [
             _value_finding(
                 ctx,
@@ -36,10 +35,13 @@ def _check_description(ctx: Context) -> Iterable[Finding]:
     return []
 
 
-_value_rule(
-    "SC012",
-    "setup.cfg [metadata] description spans several lines",
-    """
+register(
+    Rule(
+        code="SC012",
+        slug="setupcfg-description-newline",
+        family="setup.cfg",
+        summary="setup.cfg [metadata] description spans several lines",
+        doc="""
 ## What it does
 Finds a `description` (or `summary`) in `[metadata]` that continues over several lines.
 
@@ -66,12 +68,22 @@ description = An example that does things.
 ## References
 - setuptools 51.3.0 changelog (#1390); 59.0.0 (#2870); 59.4.0 (#2893)
 """,
-    "[metadata]\nname = example\nversion = 1.0\ndescription = An example\n    that does things.\n",
-    (
-        Reference(
-            title="setuptools 59.4.0 changelog (#2893): newlines in Summary tolerated",
-            url="https://setuptools.pypa.io/en/latest/history.html#v59-4-0",
+        references=(
+            Reference(
+                title="setuptools 59.4.0 changelog (#2893): newlines in Summary tolerated",
+                url="https://setuptools.pypa.io/en/latest/history.html#v59-4-0",
+            ),
         ),
-    ),
-    _check_description,
+        example=(
+            (
+                PATH,
+                (
+                    "[metadata]\nname = example\nversion = 1.0\ndescription = An "
+                    "example\n    that does things.\n"
+                ),
+            ),
+        ),
+        check=_check_description,
+        reads=frozenset({PATH}),
+    )
 )

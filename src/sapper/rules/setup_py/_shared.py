@@ -13,12 +13,12 @@ from ...facts.setup_py import (
 )
 from ...model import Finding
 from .._base import Context
+from .._emit import failing_finding
 
 
 def _finding(  # noqa: PLR0917
     ctx: Context,
     code: str,
-    slug: str,
     message: str,
     line: int | None,
     column: int | None,
@@ -26,18 +26,7 @@ def _finding(  # noqa: PLR0917
     *,
     fix: str | None = None,
 ) -> Finding:
-    fails = ctx.catalogue.to_specifiers(failing)
-    return Finding(
-        code=code,
-        slug=slug,
-        message=f"{message} (fails in setuptools {' | '.join(fails)})",
-        path=PATH,
-        line=line,
-        column=column,
-        fails=fails,
-        fails_enforced=fails,
-        fix=fix,
-    )
+    return failing_finding(ctx, code, message, PATH, line, column, failing, fix=fix)
 
 
 _REQUIREMENT_KEYWORDS = ("install_requires", "setup_requires")

@@ -54,9 +54,8 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
             "remove the import or pin a setuptools that ships it in build-system.requires",
         )
         findings.append(
-            Finding(
+            ctx.report(
                 code="SP001",
-                slug="setuppy-removed-module",
                 message=(
                     f"setup.py imports `{site.module}`, which setuptools "
                     f"{' | '.join(fails)} does not ship (ModuleNotFoundError); {advice}"
@@ -114,9 +113,8 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
                     seen.add(name)
                     fails = cat.to_specifiers(missing)
                     findings.append(
-                        Finding(
+                        ctx.report(
                             code="SP001",
-                            slug="setuppy-removed-module",
                             message=(
                                 f"setup.py imports `{site.module}`, and {path}:{inner.line} "
                                 f"imports `{name}`, which setuptools {' | '.join(fails)} does "

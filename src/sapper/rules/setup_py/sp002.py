@@ -5,8 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from packaging.version import Version
-
+from ...changes import change
 from ...facts.setup_py import PATH
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
@@ -29,7 +28,7 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
             failing = {v for v in cat.universe if v == "58.0.2"}
             what = "`use_2to3=False` only failed in setuptools 58.0.2; drop the keyword"
         else:
-            failing = {v for v in cat.universe if cat.parsed(v) >= Version("58.0.2")}
+            failing = change("ST11").failing(cat)
             what = (
                 "2to3 support was removed in setuptools 58: the build fails with "
                 "`use_2to3 is invalid`; port the code to Python 3 and drop the keyword, "
@@ -37,9 +36,8 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
             )
         fails = cat.to_specifiers(failing)
         findings.append(
-            Finding(
+            ctx.report(
                 code="SP002",
-                slug="setuppy-use-2to3",
                 message=(
                     f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
                 ),

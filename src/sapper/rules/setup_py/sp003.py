@@ -141,9 +141,8 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
                 + (" (an error under SETUPTOOLS_ENFORCE_DEPRECATION=1)" if overdue else "")
             )
         findings.append(
-            Finding(
+            ctx.report(
                 code="SP003",
-                slug="setuppy-removed-name",
                 message=f"setup.py uses `{site.module}.{site.name}`: {'; '.join(parts)}; {advice}",
                 path=PATH,
                 line=site.line,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
 )
@@ -26,7 +27,7 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
             failing = ctx.catalogue.between()
             kind = "a set"
         elif kind_of == "dict":
-            failing = ctx.catalogue.between(None, "75.3.0")
+            failing = change("ST01").failing(ctx.catalogue)
             kind = "a dict"
         else:
             continue
@@ -34,7 +35,6 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
             _finding(
                 ctx,
                 "SP004",
-                "setuppy-unordered-requires",
                 f"`{kw.name}` is {kind}: setuptools rejects unordered types ('{kw.name}' must "
                 "be a string or list of strings ...; Unordered types are not allowed); pass a "
                 "list",

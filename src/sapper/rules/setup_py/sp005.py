@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
     Keyword,
@@ -42,12 +43,11 @@ def _check_invalid_version(ctx: Context) -> Iterable[Finding]:
         _finding(
             ctx,
             "SP005",
-            "setuppy-invalid-version",
             f"version {text.strip()!r} is not a PEP 440 version: setuptools 66 and later fail "
             f"with `InvalidVersion: {problem}`",
             kw.line,
             kw.column,
-            ctx.catalogue.between("66.0.0"),
+            change("ST21").failing(ctx.catalogue),
             fix="use a PEP 440 version (1.0.0.dev1, 1.0.0+local, 1.0.0rc1, ...)",
         )
     ]

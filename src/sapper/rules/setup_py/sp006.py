@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
 )
@@ -22,7 +23,7 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
 
     findings: list[Finding] = []
     everywhere = ctx.catalogue.between()
-    strict = ctx.catalogue.between("67.0.0")
+    strict = change("ST30").failing(ctx.catalogue)
     for kw in ctx.setup_py.keywords:
         value = kw.value
         if kw.name == "python_requires" and isinstance(value, str):
@@ -32,7 +33,6 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
                     _finding(
                         ctx,
                         "SP006",
-                        "setuppy-invalid-requirement",
                         f"`python_requires={value!r}` is not a valid specifier for "
                         f"`packaging` ({problem}); setuptools 67 and later fail with "
                         "\"'python_requires' must be a string containing valid version "
@@ -60,7 +60,6 @@ def _check_invalid_requirements(ctx: Context) -> Iterable[Finding]:
                     _finding(
                         ctx,
                         "SP006",
-                        "setuppy-invalid-requirement",
                         f"{where} holds {req!r}, which is not a PEP 508 requirement "
                         f"({problem}); setuptools 67 and later reject it, and so does "
                         "the `wheel` package that builds the metadata with older setuptools",

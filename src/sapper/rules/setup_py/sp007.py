@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
 )
@@ -20,13 +21,11 @@ def _check_description_newline(ctx: Context) -> Iterable[Finding]:
             continue
         if "\n" not in kw.value.strip() and "\r" not in kw.value.strip():
             continue
-        between = ctx.catalogue.between
-        failing = between("51.3.0", "51.3.3") | between("59.0.0", "59.4.0")
+        failing = change("ST15").failing(ctx.catalogue)
         return [
             _finding(
                 ctx,
                 "SP007",
-                "setuppy-description-newline",
                 "`description` (the one-line Summary) contains a newline: setuptools "
                 "51.3.0-51.3.2 and 59.0.1-59.3.0 fail with `ValueError: Newlines are not "
                 "allowed`; later ones keep only the first line with a deprecation warning",

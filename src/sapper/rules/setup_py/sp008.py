@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
     statements,
@@ -99,7 +100,7 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     roots: list[ast.AST] = list(statements(tree.body, imports=False))
     build_classes = _build_command_classes(ctx, tree)
     roots.extend(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name in build_classes)
-    failing = ctx.catalogue.between("81.0.0")
+    failing = change("ST61").failing(ctx.catalogue)
     findings: list[Finding] = []
     for root in roots:
         for node in ast.walk(root):
@@ -115,7 +116,6 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
                 _finding(
                     ctx,
                     "SP008",
-                    "setuppy-dry-run",
                     f"`{name}(..., dry_run=...)`: setuptools 81 removed the dry_run "
                     f"parameter, so the build fails with `TypeError: {name}() got an "
                     "unexpected keyword argument 'dry_run'`",

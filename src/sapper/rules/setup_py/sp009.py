@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
     import_sites,
@@ -38,12 +39,11 @@ def _check_wheel_import(ctx: Context) -> Iterable[Finding]:
         if site.module != "wheel" and not site.module.startswith("wheel."):
             continue
         # 70.1.0 stopped asking for wheel; 71.0.0 puts its vendored copy on sys.path.
-        failing = ctx.catalogue.between("70.1.0", "71.0.0")
+        failing = change("ST40").failing(ctx.catalogue)
         return [
             _finding(
                 ctx,
                 "SP009",
-                "setuppy-imports-wheel",
                 f"setup.py imports `{site.module}`, but `wheel` is not in "
                 "build-system.requires: setuptools 70.1.0 stopped asking the frontend for "
                 "`wheel` and only 71.0.0 put its vendored copy on sys.path, so the isolated "

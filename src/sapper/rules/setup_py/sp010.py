@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 
+from ...changes import change
 from ...facts.setup_py import (
     PATH,
     statements,
@@ -90,14 +91,13 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
                     _finding(
                         ctx,
                         "SP010",
-                        "setuppy-distutils-build-py",
                         "cmdclass['build_py'] is distutils' build_py (not setuptools') with "
                         "include_package_data: setuptools 58.5.0-58.5.2 fail with "
                         "`AttributeError: get_data_files_without_manifest`; later releases "
                         "warn that custom commands must inherit from setuptools",
                         value.lineno,
                         value.col_offset + 1,
-                        ctx.catalogue.between("58.5.0", "58.5.3"),
+                        change("ST20").failing(ctx.catalogue),
                         fix="derive the command from `setuptools.command.build_py.build_py`",
                     )
                 ]
@@ -155,9 +155,11 @@ setup(name="example", version="1.0", include_package_data=True,
             (
                 PATH,
                 "from distutils.command.build_py import build_py\n\nfrom setuptools import "
-                'setup\n\nsetup(name="example", version="1.0", include_package_data=True,\n'
-                '      cmdclass={"build_py": build_py})\n',
+                'setup\n\nsetup(name="example", version="1.0", packages=["example"],\n'
+                '      include_package_data=True, cmdclass={"build_py": build_py})\n',
             ),
+            # setuptools 58.5.0-58.5.2 fail only when there is a package to collect data for.
+            ("example/__init__.py", ""),
         ),
         check=_check_distutils_build_py,
     )

@@ -1,0 +1,529 @@
+"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST72).
+
+Each entry says what changed, which sapper rules cover it (or why none can), and, for the
+entries the rules cite, the releases that fail (``fails``: ``[first, stop)`` ranges, an open
+end is None), the releases that warn, the due dates of the warning per era, the references
+and the error real setuptools raises (exception type names and a message pattern). Rules
+take their version bounds from here instead of typing them; ``docs/catalogue.md`` is
+generated from this table (``scripts/gen_catalogue.py``) and the oracle boundary tests
+(``tests/oracle/test_boundaries.py``) build every cited entry's rule example with the real
+releases on both sides of each bound.
+
+Source: ``setuptools-breaking-changes.md`` (setuptools' changelog, its source, and probe
+builds), with the rules' own oracle tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .model import Reference
+
+if TYPE_CHECKING:
+    from .versions import Catalogue
+
+__all__ = ["CHANGES", "Change", "Expected", "change"]
+
+HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
+
+#: ``[first, stop)``: the releases from ``first`` (None: the oldest) up to, not including,
+#: ``stop`` (None: the newest).
+Span = tuple[str | None, str | None]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Expected:
+    """The error real setuptools raises: exception class names (``|``-separated
+    alternatives, the name only, as the oracle harness reports it) and a message regex."""
+
+    type: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Change:
+    """One entry of setuptools' breaking-change history."""
+
+    id: str
+    #: What changed (Markdown, one line).
+    what: str
+    #: The rules that cover it, or why none does (Markdown, one line).
+    covered: str
+    notes: str = ""
+    fails: tuple[Span, ...] = ()
+    warns: tuple[Span, ...] = ()
+    #: ``(first release, due date)`` of the deprecation warning per era.
+    due: tuple[tuple[str, str], ...] = ()
+    #: The release that ends the warning (the removal), if any.
+    until: str | None = None
+    references: tuple[Reference, ...] = ()
+    error: Expected | None = None
+
+    def failing(self, cat: Catalogue) -> set[str]:
+        """The known releases in which the practice fails."""
+        return _union(cat, self.fails)
+
+    def warning(self, cat: Catalogue) -> set[str]:
+        """The known releases in which the practice warns."""
+        return _union(cat, self.warns)
+
+    def enforced(self, cat: Catalogue, today: str) -> set[str]:
+        """The releases whose warning is past its due date on ``today`` (they fail under
+        ``SETUPTOOLS_ENFORCE_DEPRECATION=1``)."""
+        out: set[str] = set()
+        for i, (first, due) in enumerate(self.due):
+            stop = self.due[i + 1][0] if i + 1 < len(self.due) else self.until
+            if due < today:
+                out |= cat.between(first, stop)
+        return out
+
+
+def _union(cat: Catalogue, spans: tuple[Span, ...]) -> set[str]:
+    out: set[str] = set()
+    for first, stop in spans:
+        out |= cat.between(first, stop)
+    return out
+
+
+def _ref(version: str, title: str) -> Reference:
+    return Reference(
+        title=f"setuptools {version} changelog: {title}",
+        url=f"{HISTORY_URL}#v{version.replace('.', '-')}",
+    )
+
+
+CHANGES: tuple[Change, ...] = (
+    Change(
+        id="ST01",
+        what="`install_requires`/`setup_requires` as a set or dict",
+        covered="SP004 (oracle)",
+        notes="set fails in every release; dict fails before 75.3.0",
+        fails=((None, "75.3.0"),),
+    ),
+    Change(
+        id="ST02",
+        what="Cython `new_build_ext` in 38.5.0 only",
+        covered="not a rule",
+        notes="needs Cython in the build environment and a one-release pin to 38.5.0; no build today gets it. A real build with `setuptools==38.5.0` catches it",
+    ),
+    Change(
+        id="ST03",
+        what="iterating `parse_version()` results; `SetuptoolsVersion`",
+        covered="SP003 for the names",
+        notes="iteration over a version object is only visible at run time (the value's type is not known statically)",
+    ),
+    Change(
+        id="ST04",
+        what="`license = file:` in setup.cfg",
+        covered="SC008 (oracle)",
+        fails=(("40.7.0", None),),
+        references=(_ref("40.7.0", "file: rejected for license (#1551)"),),
+        error=Expected(
+            type="ValueError|DistutilsOptionError|InvalidConfigError",
+            message=r"Only strings are accepted for the license field, files are not accepted",
+        ),
+    ),
+    Change(id="ST05", what="setup.cfg not UTF-8", covered="SC003 (oracle)"),
+    Change(
+        id="ST06",
+        what="`upload`/`register`/`distutils.config` imports",
+        covered="SP001 (module inventory)",
+    ),
+    Change(
+        id="ST07",
+        what="`setup_requires` fetching",
+        covered="not a rule",
+        notes="under PEP 517 the frontend installs them; only `setup.py` invocations fetch eggs. An unsatisfiable pin is found by resolving it (a real build)",
+    ),
+    Change(
+        id="ST08",
+        what="pyproject.toml without `[build-system]` switching to isolated builds",
+        covered="PP009 (oracle)",
+        notes="an unguarded top-level import of a third-party module in setup.py next to a pyproject.toml without `build-system.requires`; projects without any pyproject.toml depend on the pip version and are not reported",
+    ),
+    Change(
+        id="ST09",
+        what="Python floors of setuptools",
+        covered="release facts",
+        notes="`--python X.Y` caps the setuptools a build would get (3.8 → 75.3.4, 3.9 → 82.0.1, ...)",
+    ),
+    Change(
+        id="ST10", what="`Feature`", covered="SP003 (oracle)", notes="`features=` alone only warns"
+    ),
+    Change(
+        id="ST11",
+        what="`use_2to3`",
+        covered="SP002 (oracle)",
+        fails=(("58.0.2", None),),
+        # distutils' setup() turns the DistutilsSetupError into SystemExit.
+        error=Expected(type="SystemExit", message=r"use_2to3 is invalid"),
+    ),
+    Change(id="ST12", what="`bdist_wininst`/`bdist_msi` imports", covered="SP001"),
+    Change(
+        id="ST13",
+        what="distutils adoption (numpy.distutils, monkeypatching stdlib distutils)",
+        covered="not a rule",
+        notes="the breakage is in numpy.distutils and in what the patched internals did; `SETUPTOOLS_USE_DISTUTILS=stdlib` and a real build decide",
+    ),
+    Change(
+        id="ST14",
+        what="top-level `easy_install` module",
+        covered="not a rule",
+        notes="used by running the `easy_install` script, not by importing it from setup.py",
+    ),
+    Change(
+        id="ST15",
+        what="newline in the summary",
+        covered="SP007, SC012 (oracle)",
+        notes="fails in 51.3.0–51.3.2 and 59.0.1–59.3.0",
+        fails=(("51.3.0", "51.3.3"), ("59.0.0", "59.4.0")),
+        references=(_ref("59.4.0", "newlines in Summary tolerated (#2893)"),),
+        error=Expected(
+            # 51.3.0-51.3.1: "newlines not allowed"; 51.3.2 trips over its own warning
+            # (AttributeError: module 'warnings' has no attribute 'UserWarning'); 59.0.1-59.3.0:
+            # "Newlines are not allowed".
+            type="ValueError|AttributeError",
+            message=r"(?i)newlines (are )?not allowed|no attribute 'UserWarning'",
+        ),
+    ),
+    Change(
+        id="ST16",
+        what="case-sensitive setup.cfg keys",
+        covered="SC002",
+        notes="output change (entry-point name case) is not a failure",
+    ),
+    Change(
+        id="ST17",
+        what="dash and uppercase setup.cfg keys",
+        covered="SC001, SC002 (oracle, 8 versions × enforce)",
+    ),
+    Change(
+        id="ST18",
+        what="`license_file` and auto-included licenses",
+        covered="not a rule",
+        notes="output only; 84.2.1 still accepts `license_file`. `sapper fix` renames it to `license_files`",
+    ),
+    Change(
+        id="ST19",
+        what="`[metadata] requires`",
+        covered="not a rule",
+        notes="silently corrupt `Requires:` metadata from 69.0.0, no failure; no build breaks",
+    ),
+    Change(
+        id="ST20",
+        what="`build_py` from distutils with `include_package_data`",
+        covered="SP010 (oracle)",
+        notes="58.5.0–58.5.2",
+        fails=(("58.5.0", "58.5.3"),),
+        error=Expected(type="AttributeError", message=r"get_data_files_without_manifest"),
+    ),
+    Change(
+        id="ST21",
+        what="non-PEP 440 version",
+        covered="SP005, SC011 (oracle)",
+        notes="values computed at run time (git, dates) are out of reach; `version = file:` is not checked",
+        fails=(("66.0.0", None),),
+        references=(_ref("66.0.0", "non-PEP 440 versions removed (#2497)"),),
+        error=Expected(type="InvalidVersion", message=r"Invalid version"),
+    ),
+    Change(
+        id="ST22",
+        what="flat-layout auto-discovery",
+        covered="LY001 (oracle)",
+        notes="each release's reserved names; pbr projects, src layouts, explicit packages and `ext_modules` excepted",
+    ),
+    Change(
+        id="ST23",
+        what="pyproject validation",
+        covered="PP001, PP007 (oracle)",
+        notes="bounds read from the vendored validator of every release >= 61.0.0",
+    ),
+    Change(
+        id="ST24",
+        what="`include_package_data` default with `[project]`",
+        covered="not a rule",
+        notes="output only (which data files the wheel holds)",
+    ),
+    Change(
+        id="ST25",
+        what="`namespace_packages`",
+        covered="PP005 (pyproject key, 69.0.0; oracle)",
+        notes="setup.py/setup.cfg `namespace_packages` only warns (no due date); 62.3.0's crash was not reproduced at the metadata stage",
+        fails=(("69.0.0", None),),
+        warns=(("62.3.0", "69.0.0"),),
+        due=(("67.7.0", "2023-10-30"),),
+        until="69.0.0",
+    ),
+    Change(
+        id="ST26",
+        what="sub-packages included as data",
+        covered="not a rule",
+        notes="warning only, no due date",
+    ),
+    Change(
+        id="ST27",
+        what="editable installs",
+        covered="not a rule",
+        notes="editable installs of source trees, not sdist builds",
+    ),
+    Change(
+        id="ST28",
+        what="`--global-option` config settings",
+        covered="not a rule",
+        notes="a frontend invocation, not sdist content",
+    ),
+    Change(
+        id="ST29",
+        what="`distutils.msvccompiler`",
+        covered="SP001",
+        notes="removed in 65.0.0–65.0.1 and from 74.0.0",
+    ),
+    Change(
+        id="ST30",
+        what="strict requirement parsing",
+        covered="SP006, SC010 (oracle)",
+        notes="install/extras/setup requirements fail in every release today because pip's newest `wheel` parses them strictly before setuptools 70.1; `python_requires` from 67.0.0",
+        fails=(("67.0.0", None),),
+        references=(_ref("67.0.0", "strict requirement parsing (#3790)"),),
+    ),
+    Change(id="ST31", what="`get_script_args` and friends", covered="SP003 (oracle)"),
+    Change(
+        id="ST32",
+        what="`_get_unpatched`, `get_pkg_info_revision`",
+        covered="SP003 where the module is in the name inventory",
+    ),
+    Change(id="ST33", what="`setuptools.dep_util`", covered="SP001, SP003"),
+    Change(
+        id="ST34",
+        what="setup.py metadata not in `project.dynamic`",
+        covered="PP008 (oracle)",
+        notes="mostly silent from 69.0.0 (the field is dropped); `long_description` and `python_requires` crash the build from 69.0.0, `license` in 69.0.0–76.1.0; overdue warning 67.7.0–68.2.2",
+    ),
+    Change(
+        id="ST35",
+        what="sdist/wheel name normalisation",
+        covered="not a rule",
+        notes="output (file names) only",
+    ),
+    Change(
+        id="ST36",
+        what="`setuptools.convert_path`",
+        covered="SP003 (oracle)",
+        notes="also missing in 61.0.0",
+    ),
+    Change(
+        id="ST37",
+        what="`build.sub_commands` customisation",
+        covered="not a rule",
+        notes="silent loss of a customisation; only a comparison of built wheels shows it",
+    ),
+    Change(
+        id="ST38",
+        what="`from pkg_resources import packaging`",
+        covered="SP003 (oracle)",
+        notes="70.0.0–70.3.0; via torch's cpp_extension it needs the dependency's source, not the sdist's",
+    ),
+    Change(
+        id="ST39",
+        what="UTF-8 for files read during the build",
+        covered="SC003 for setup.cfg",
+        notes="other files decode with the locale, UTF-8 on Linux, so a build there already fails or passes the same",
+    ),
+    Change(
+        id="ST40",
+        what="`wheel` no longer requested",
+        covered="SP009 (oracle)",
+        notes="70.1.0–70.3.0; from 71.0.0 setuptools' vendored `wheel` is importable",
+        fails=(("70.1.0", "71.0.0"),),
+        error=Expected(type="ModuleNotFoundError", message=r"wheel"),
+    ),
+    Change(
+        id="ST41",
+        what="`setuptools.extern`",
+        covered="SP001 (oracle)",
+        notes="non-isolated environments with old packaging are outside sdist content",
+    ),
+    Change(
+        id="ST42",
+        what="`test` command",
+        covered="SP001 (72.0.0), SP003 (overdue from 72.1.0) (oracle)",
+        notes="`tests_require`/`test_suite` only warn",
+    ),
+    Change(
+        id="ST43",
+        what="ABC metaclass conflict (73.0.0 only)",
+        covered="not a rule",
+        notes="needs the metaclass of third-party base classes, known only at run time",
+    ),
+    Change(id="ST44", what="`upload_docs`", covered="SP001"),
+    Change(
+        id="ST45",
+        what="distutils and setuptools module removals",
+        covered="SP001 (module inventory of every wheel)",
+    ),
+    Change(
+        id="ST46",
+        what="`[bdist_wheel] universal`",
+        covered="SC009 (oracle, enforce)",
+        notes="overdue: fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` from 75.1.0",
+        warns=(("75.1.0", None),),
+        due=(("75.1.0", "2025-08-30"),),
+        references=(_ref("75.1.0", "bdist_wheel.universal deprecated (#4617)"),),
+        error=Expected(
+            type="SetuptoolsDeprecationWarning", message=r"bdist_wheel.universal is deprecated"
+        ),
+    ),
+    Change(id="ST47", what="metadata output changes", covered="not a rule", notes="output only"),
+    Change(
+        id="ST48",
+        what="distutils private API churn 75.9–78.1",
+        covered="SP001/SP003 where a module or recorded name vanished",
+        notes="attribute-level internals of compiler classes are not inventoried",
+    ),
+    Change(
+        id="ST49",
+        what="script shebangs",
+        covered="not a rule",
+        notes="output of non-wheel installs",
+    ),
+    Change(
+        id="ST50",
+        what="PEP 639 and old `packaging` in the build env",
+        covered="not a rule",
+        notes="depends on what the environment has installed",
+    ),
+    Change(
+        id="ST51",
+        what="license classifiers with an expression",
+        covered="PP003 (oracle)",
+        fails=(("77.0.1", None),),
+        error=Expected(
+            type="InvalidConfigError",
+            message=r"License classifiers have been superseded by license expressions",
+        ),
+    ),
+    Change(
+        id="ST52",
+        what="license classifiers deprecated",
+        covered="not a rule",
+        notes="a warning without a due date never fails, even when enforced",
+    ),
+    Change(
+        id="ST53",
+        what="`project.license` table",
+        covered="PP004 (oracle)",
+        notes="pending in 84.2.1 (due 2027-02-18); 77.0.1–80.10.1 carried 2026-02-18, overdue there",
+    ),
+    Change(
+        id="ST54",
+        what="license-file patterns",
+        covered="LY002 (oracle)",
+        notes="patterns from setup.cfg, setup.py and both pyproject tables",
+    ),
+    Change(
+        id="ST55",
+        what="`[tool.setuptools] license-files`",
+        covered="PP006 (oracle)",
+        fails=(("77.0.1", None),),
+    ),
+    Change(
+        id="ST56",
+        what="`setup.py install` deprecation",
+        covered="not a rule",
+        notes="every wheel build on setuptools ≥ 80.1.0 fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` regardless of the sdist; sapper's `--enforce-deprecations` verdicts are therefore about the metadata hooks",
+    ),
+    Change(id="ST57", what="`setuptools.sandbox`", covered="SP001"),
+    Change(
+        id="ST58",
+        what="`easy_install`/`package_index` modules",
+        covered="SP001, SP003 (oracle)",
+        notes="attributes other than `sys_executable`/`ScriptWriter` fail from 80.3.0",
+    ),
+    Change(
+        id="ST59",
+        what="`pathlib` backport",
+        covered="not a rule",
+        notes="breaks only when installed into the build environment",
+    ),
+    Change(
+        id="ST60",
+        what="`pkg_resources` removed",
+        covered="SP001 (oracle), RQ001 (oracle, real pip builds)",
+        notes="SP001 also follows setup.py's imports of the project's own package; RQ001 covers build requirements pinning `setuptools-scm<6.3` or `pbr<7`, releases that import `pkg_resources` (read from every wheel of both). Other build plugins are not inventoried",
+    ),
+    Change(
+        id="ST61",
+        what="`dry_run` removed",
+        covered="SP008 (oracle)",
+        notes="module-level code and build-command classes",
+        fails=(("81.0.0", None),),
+        error=Expected(type="TypeError", message=r"dry_run"),
+    ),
+    Change(
+        id="ST62",
+        what="MANIFEST.in Unicode normalisation",
+        covered="not a rule",
+        notes="output only, for sdists built from a tree",
+    ),
+    Change(
+        id="ST63",
+        what="newlines in keywords/platforms",
+        covered="not a rule",
+        notes="warning without a due date",
+    ),
+    Change(
+        id="ST64", what="unknown `Extension` keywords", covered="not a rule", notes="warning only"
+    ),
+    Change(
+        id="ST65",
+        what="compilers read stdlib sysconfig (84.0.0)",
+        covered="not statically detectable",
+        notes="silent: the build succeeds with different flags; only comparing compiler command lines of real builds catches it",
+    ),
+    Change(
+        id="ST66",
+        what="compilers call, not spawn (84.0.0)",
+        covered="not statically detectable",
+        notes="silent bypass of `spawn` overrides; a real build of the extension catches it",
+    ),
+    Change(
+        id="ST67",
+        what="compiler errors and types (84.0.0)",
+        covered="not statically detectable",
+        notes="which exception an `except` clause needs to catch depends on the compiler run",
+    ),
+    Change(
+        id="ST68",
+        what="`archive_util` unsafe members",
+        covered="not a rule",
+        notes="egg fetching outside PEP 517",
+    ),
+    Change(id="ST69", what="abi3t suffixes", covered="not a rule", notes="output only"),
+    Change(
+        id="ST70",
+        what="entry-point extras at load",
+        covered="not a rule",
+        notes="plugins installed in the build environment",
+    ),
+    Change(
+        id="ST71",
+        what="`file:`/`attr:` directives and lower bounds",
+        covered="SC008, SC010 (`file:` requirements before 62.6.0), PP001/PP002/PP007 (`license-files`, license strings before 77.0.1, `ext-modules` before 74.1.0, dynamic dependencies before 62.6.0)",
+        notes="`[project]` itself needs 61.0.0, but older releases ignore the table instead of failing",
+        fails=((None, "62.6.0"),),
+    ),
+    Change(
+        id="ST72",
+        what="keywords without a hard change",
+        covered="guard",
+        notes="`dependency_links`, `data_files`, `zip_safe`, `setup_requires`, `namespace_packages`, `tests_require`, unknown keywords: not reported",
+    ),
+)
+
+_BY_ID = {c.id: c for c in CHANGES}
+
+
+def change(ident: str) -> Change:
+    """The entry ``ident`` (``"ST04"``)."""
+    return _BY_ID[ident]
