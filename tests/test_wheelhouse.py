@@ -145,8 +145,9 @@ def test_cli_complete_fills_in_wheels_and_verifies(
 
 
 def test_a_removal_static_analysis_missed_is_retried_older(tmp_path: Path) -> None:
-    """use_2to3 passed through a dict (as suds-jurko 0.6 does): the static verdict only
-    sees `import pkg_resources` (<82); the build with 81.0.0 fails with `use_2to3 is
+    """use_2to3 passed under a key setup.py computes at run time (static analysis follows
+    literal dict keys, as suds-jurko 0.6 uses, but not computed ones): the static verdict
+    only sees `import pkg_resources` (<82); the build with 81.0.0 fails with `use_2to3 is
     invalid` and the wheelhouse builds it with 57.5.0, the last release that converts."""
     require_sandbox()
     from tests.audit_fixtures import make_sdist
@@ -157,7 +158,7 @@ def test_a_removal_static_analysis_missed_is_retried_older(tmp_path: Path) -> No
         "import pkg_resources\n"
         "from setuptools import setup\n"
         "extra = {}\n"
-        "extra['use_2to3'] = True\n"
+        "extra['_'.join(['use', '2to3'])] = True\n"
         "setup(name='sneaky', version='1.0', py_modules=['sneaky'], **extra)\n"
     )
     make_sdist(links, "sneaky", "1.0", {"setup.py": setup, "sneaky.py": "X = 1\n"})

@@ -430,8 +430,8 @@ CHANGES: tuple[Change, ...] = (
     Change(
         id="ST56",
         what="`setup.py install` deprecation",
-        covered="not a rule",
-        notes="every wheel build on setuptools ≥ 80.1.0 fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` regardless of the sdist; sapper's `--enforce-deprecations` verdicts are therefore about the metadata hooks",
+        covered="not a rule: a backend fact (`sapper/data/backend.json`, oracle: `tests/oracle/test_stages_oracle.py`)",
+        notes="every wheel build on setuptools ≥ 80.1.0 fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` regardless of the sdist (80.0.1 builds); with `--enforce-deprecations` the verdict's `stages` say so for the `build_wheel` stage, while the metadata stage and the project's own practices are judged as before",
     ),
     Change(id="ST57", what="`setuptools.sandbox`", covered="SP001"),
     Change(

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sapper.explain import example_files
+from sapper.render.explain import example_files
 
 from sapper.changes import CHANGES, Change
 from sapper.check import Options, check_files, check_target

@@ -31,11 +31,12 @@ _FIXERS = (
         codes=("SC001", "SC002"),
         path="setup.cfg",
         help=(
-            "setup.cfg keys with dashes or capitals, renamed to what setuptools reads",
-            "(description-file -> long_description = file: ..., home-page -> url, ...);",
-            "a [metadata] key setuptools ignores anyway (a misspelt decsription-file) is",
-            "commented out under a one-line note; edited line by line: comments, order",
-            "and indentation stay",
+            "setup.cfg keys with dashes or capitals, renamed to what",
+            "setuptools reads (description-file -> long_description = file:",
+            "..., home-page -> url, ...); a [metadata] key setuptools ignores",
+            "anyway (a misspelt decsription-file) is commented out under a",
+            "one-line note. Edited line by line: comments, order and",
+            "indentation stay.",
         ),
         safety=(
             "Safe: a key is renamed to the name setuptools already reads it under (or to "
@@ -62,7 +63,10 @@ _FIXERS = (
     Fixer(
         codes=("SC009",),
         path="setup.cfg",
-        help=("universal = 1 removed from [bdist_wheel] (or the old [wheel] section)",),
+        help=(
+            "universal = 1 removed from [bdist_wheel] (or the old [wheel]",
+            "section)",
+        ),
         safety=(
             "Safe: the option is removed (and its section when it becomes empty); a "
             "pure-Python wheel of a Python 3 project is `py3-none-any` either way."
@@ -72,8 +76,9 @@ _FIXERS = (
         codes=("SP001",),
         path="setup.py",
         help=(
-            "setup.py: the setuptools.command.test import and its cmdclass entry;",
-            "pkg_resources get_distribution(x).version, parse_version, resource_filename",
+            "setup.py: the setuptools.command.test import and its cmdclass",
+            "entry; pkg_resources get_distribution(x).version, parse_version,",
+            "resource_filename",
         ),
         safety=(
             "Safe: dropping `from setuptools.command.test import test` when the class is "
