@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from sapper.render.explain import example_files
 
 from sapper.changes import CHANGES, Change
 from sapper.check import Options, check_files, check_target
+from sapper.render.explain import example_files
 from sapper.rules import Rule, get_rule
 from sapper.sources import ProjectFiles
 from sapper.versions import catalogue
