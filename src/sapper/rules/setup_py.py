@@ -404,8 +404,22 @@ def setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
                     yield node
 
 
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> object:
+    """The value of a literal expression (``None``, ``0``, ``""``, ``[]``, ``()``, ``{}``,
+    ``set()``, ``-0``...), or ``_NOT_LITERAL``; evaluated by ``ast.literal_eval``, which
+    runs no project code."""
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
 def _falsy_literal(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and not node.value
+    value = _literal(node)
+    return value is not _NOT_LITERAL and not value
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
@@ -420,9 +434,17 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
                 continue
             # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
             # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
-            if _falsy_literal(kw.value):
+            if _literal(kw.value) is None:
+                # setuptools only calls a keyword's check when the value is not None
+                # (Distribution._finalize_setup_keywords), so None never fails.
+                failing = set()
+                what = "setuptools ignores `use_2to3=None` in every version; drop the keyword"
+            elif _falsy_literal(kw.value):
                 failing = {v for v in cat.universe if v == "58.0.2"}
-                what = "`use_2to3=False` only failed in setuptools 58.0.2; drop the keyword"
+                what = (
+                    f"a false value (`use_2to3={ast.unparse(kw.value)}`) only failed in "
+                    "setuptools 58.0.2; drop the keyword"
+                )
             else:
                 failing = {v for v in cat.universe if cat.parsed(v) >= Version("58.0.2")}
                 what = (
@@ -435,9 +457,8 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
                 Finding(
                     code="SP002",
                     slug="setuppy-use-2to3",
-                    message=(
-                        f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
-                    ),
+                    message=f"setup() gets `use_2to3`: {what}"
+                    + (f" (fails in setuptools {' | '.join(fails)})" if fails else ""),
                     path=PATH,
                     line=kw.value.lineno,
                     column=kw.value.col_offset + 1,
@@ -462,8 +483,9 @@ Finds a `use_2to3=` keyword in the `setup()` call of setup.py.
 ## Why is this bad?
 setuptools 58.0.0 removed 2to3 support. 58.0.0 and 58.0.1 dropped the keyword silently and
 built unconverted code; since 58.0.2 the build fails with
-`error in ... setup command: use_2to3 is invalid.` A false value failed only in 58.0.2
-(58.0.3 accepts it with a warning).
+`error in ... setup command: use_2to3 is invalid.` A false value (`False`, `0`, `""`, an
+empty container) failed only in 58.0.2 (58.0.3 accepts it with a warning); `None` never
+fails, since setuptools skips keywords set to None.
 
 ## Example
 ```python
