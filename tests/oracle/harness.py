@@ -143,8 +143,10 @@ def _lock(path: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def setuptools_python(version: str) -> Path:
-    """The interpreter of a venv holding exactly ``setuptools==version`` (created once).
+def setuptools_python(version: str, requires: Sequence[str] = ()) -> Path:
+    """The interpreter of a venv holding exactly ``setuptools==version`` and the pinned
+    ``requires`` (``name==version`` each: a project's other build requirements), created
+    once.
 
     Skips the calling test when ``version`` cannot run on this interpreter
     (:func:`cannot_run`).
@@ -152,17 +154,23 @@ def setuptools_python(version: str) -> Path:
     why = cannot_run(version)
     if why:
         pytest.skip(why)
+    unpinned = [r for r in requires if "==" not in r]
+    if unpinned:
+        msg = f"pin each extra build requirement (name==version): {unpinned}"
+        raise ValueError(msg)
     # Before 70.1.0 setuptools asks the frontend for `wheel` (get_requires_for_build_wheel
     # returns it); pip then installs it into the build environment, so the venv has it too.
     needs_wheel = tuple(int(x) for x in version.split(".")[:2]) < (70, 1)
     extra = ["wheel==0.43.0"] if needs_wheel else []
+    extra += sorted(requires)
     suffix = "-wheel" if needs_wheel else ""
+    suffix += "".join(f"+{r.replace('==', '-')}" for r in sorted(requires))
     env_dir = CACHE / "venvs" / f"py{PY}-setuptools-{version}{suffix}"
     python = env_dir / "bin" / "python"
     marker = env_dir / ".complete"
     if marker.exists():
         return python
-    with _lock(CACHE / "venvs" / f".{version}.lock"):
+    with _lock(CACHE / "venvs" / f".{version}{suffix}.lock"):
         if marker.exists():
             return python
         if env_dir.exists():
@@ -387,8 +395,9 @@ def _run(
     enforce: bool,
     today: dt.date | None,
     timeout: float,
+    requires: Sequence[str] = (),
 ) -> dict[str, object]:
-    python = setuptools_python(version)
+    python = setuptools_python(version, requires)
     try:
         proc = subprocess.run(
             [str(python), "-c", *args],
@@ -468,6 +477,7 @@ def run_hooks(
     hooks: Sequence[str] = HOOKS_METADATA,
     backend: Literal["legacy", "build_meta"] = "legacy",
     timeout: float = 300,
+    requires: Sequence[str] = (),
 ) -> HookResult:
     """Run ``hooks`` (in order, stopping at the first error) of real setuptools ``version``
     in ``project``, with ``SETUPTOOLS_ENFORCE_DEPRECATION=1`` if ``enforce`` and the clock
@@ -475,7 +485,9 @@ def run_hooks(
 
     ``backend="legacy"`` is ``setuptools.build_meta:__legacy__``, what pip uses for a
     project without ``build-system.build-backend``; ``build_meta`` the declared backend.
-    Raises :class:`OracleError` if no result came back (never reported as "fails").
+    ``requires`` (pinned) are installed next to setuptools, as a frontend installs the
+    project's other ``build-system.requires``. Raises :class:`OracleError` if no result
+    came back (never reported as "fails").
     """
     unknown = set(hooks) - _HOOKS
     if unknown:
@@ -488,6 +500,7 @@ def run_hooks(
         enforce=enforce,
         today=today,
         timeout=timeout,
+        requires=requires,
     )
     return _result(version, enforce, today, data)
 

@@ -179,7 +179,7 @@ def test_broken_venv_is_an_error_not_a_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, init: str | None, problem: str
 ) -> None:
     python = _fake_venv(tmp_path / "venv", init)
-    monkeypatch.setattr(harness, "setuptools_python", lambda version: python)
+    monkeypatch.setattr(harness, "setuptools_python", lambda version, requires=(): python)
     project = tmp_path / "p"
     project.mkdir()
     (project / "setup.py").write_text("import pkg_resources\n")
