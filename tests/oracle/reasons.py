@@ -64,6 +64,9 @@ REASONS: dict[str, tuple[Reason, ...]] = {
     "SP007": (Reason(("ValueError",), r"(?i)^newlines (are )?not allowed"),),
     "SP008": (Reason(("TypeError",), r"unexpected keyword argument 'dry_run'"),),
     "SP009": (Reason(("ModuleNotFoundError",), r"^No module named 'wheel'"),),
+    # 58.5.0-58.5.2 call a method only setuptools' build_py has (distutils' __getattr__
+    # names the missing attribute only).
+    "SP010": (Reason(("AttributeError",), r"^get_data_files_without_manifest$"),),
     # -- pyproject.toml ----------------------------------------------------------------
     "PP001": (
         Reason(("ValueError",), r"^invalid pyproject\.toml config: (`project|\w+ - )"),
@@ -106,8 +109,11 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         ),
     ),
     # -- layout ------------------------------------------------------------------------
+    # setup() turns the PackageDiscoveryError into SystemExit("error: ...").
     "LY001": (
-        Reason(("PackageDiscoveryError",), r"Multiple top-level (packages|modules) discovered"),
+        Reason(
+            ("SystemExit",), r"^error: Multiple top-level (packages|modules) discovered in a flat"
+        ),
     ),
     "LY002": (
         Reason(("InvalidConfigError",), r"(?i)pattern .*(cannot|must not)|absolute|\.\."),

@@ -228,3 +228,16 @@ def test_today_is_injected_where_setuptools_reads_it(tmp_path: Path) -> None:
     assert after.outcome == "fails"
     assert after.exc_name == "SetuptoolsDeprecationWarning"
     assert plain.outcome == "builds"
+
+
+def test_every_rule_declares_its_failure() -> None:
+    """A rule without a declared reason could only agree on "fails" by accident; RQ001 is
+    checked through pip (test_requires_oracle.py), which reports the plugin's import."""
+    from sapper.rules import all_rules
+
+    from .reasons import REASONS, reasons_for
+
+    missing = [r.code for r in all_rules() if r.code not in REASONS and r.code != "RQ001"]
+    assert not missing
+    assert reasons_for(["SP001", "SC001"]) == REASONS["SP001"] + REASONS["SC001"]
+    assert reasons_for(["RQ001"]) == ()
