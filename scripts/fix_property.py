@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from oracle.harness import metadata_text  # noqa: E402
+from oracle.harness import OracleError, metadata_text  # noqa: E402
 
 from sapper._exceptions import SapperError  # noqa: E402
 from sapper.check import Options, check_files  # noqa: E402
@@ -146,7 +146,10 @@ def build(
 ) -> tuple[str | None, str | None]:
     with tempfile.TemporaryDirectory(prefix="sapper-fix-prop-") as tmp:
         project = extract(data, Path(tmp), root, new_files)
-        return metadata_text(version, project, enforce=enforce)
+        try:
+            return metadata_text(version, project, enforce=enforce)
+        except OracleError as exc:  # timed out or crashed: no build, reported as such
+            return None, f"no result: {str(exc)[:200]}"
 
 
 def flagged_codes(files: ProjectFiles, rules: tuple[str, ...]) -> tuple[str, ...]:

@@ -70,6 +70,19 @@ def test_verdict_for_pkg_resources() -> None:
     [
         ("from setuptools import setup\nsetup(use_2to3=True)\n", [("SP002", 2, (">=58.0.2",))]),
         ("from setuptools import setup\nsetup(use_2to3=False)\n", [("SP002", 2, ("==58.0.2",))]),
+        # Every falsy literal passes setuptools' `if not value` check (58.0.3+); None is not
+        # even checked (keywords set to None are skipped), so it fails nowhere.
+        *[
+            (
+                f"from setuptools import setup\nsetup(use_2to3={lit})\n",
+                [("SP002", 2, ("==58.0.2",))],
+            )
+            for lit in ("False", "0", '""', "''", "b''", "[]", "()", "{}", "set()", "-0", "0.0")
+        ],
+        ("from setuptools import setup\nsetup(use_2to3=None)\n", []),
+        # Truthy literals and anything that is not a literal fail from 58.0.2 on.
+        ("from setuptools import setup\nsetup(use_2to3=[0])\n", [("SP002", 2, (">=58.0.2",))]),
+        ("from setuptools import setup\nsetup(use_2to3=-1)\n", [("SP002", 2, (">=58.0.2",))]),
         ("import setuptools\nsetuptools.setup(use_2to3=flag)\n", [("SP002", 2, (">=58.0.2",))]),
         (
             "from setuptools import setup\nif __name__ == '__main__':\n    setup(use_2to3=1)\n",

@@ -11,35 +11,40 @@ import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import metadata_outcome
+from .harness import reason_mismatch, require_runnable, run_hooks
+from .reasons import reasons_for
 
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
 
 NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
-SETUP = 'from setuptools import setup\n\nsetup({})\n'
+SETUP = "from setuptools import setup\n\nsetup({})\n"
 
 
 def compare(
     root: Path, files: dict[str, str], versions: tuple[str, ...], *, enforce: bool = False
 ) -> list[str]:
-    """Mismatches between sapper's verdict and real setuptools at each version."""
+    """Mismatches between sapper's verdict and real setuptools at each version, reasons
+    included: a failure must be one a rule of the verdict's ``because`` declares."""
+    require_runnable(versions)
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        real = list(pool.map(lambda v: metadata_outcome(v, root, enforce=enforce), versions))
+        real = list(pool.map(lambda v: run_hooks(v, root, enforce=enforce), versions))
     mismatches = []
     for version, outcome in zip(versions, real, strict=True):
-        result = check_target(
-            str(root), Options(setuptools=version, enforce_deprecations=enforce)
-        )
+        result = check_target(str(root), Options(setuptools=version, enforce_deprecations=enforce))
         assert result.verdict is not None
-        actual = "fails" if outcome else "builds"
-        if result.verdict.outcome != actual:
-            mismatches.append(
-                f"{version}{' (enforced)' if enforce else ''}: sapper "
-                f"{result.verdict.outcome} {result.verdict.because}, setuptools {outcome or 'ok'}"
-            )
+        because = result.verdict.because
+        problem = reason_mismatch(
+            outcome,
+            result.verdict.outcome,
+            reasons_for(because),
+            because=because,
+            label=f"{version}{' (enforced)' if enforce else ''}",
+        )
+        if problem:
+            mismatches.append(problem)
     return mismatches
 
 
@@ -233,16 +238,6 @@ CASES = [
         ("60.10.0", "61.2.0", "84.2.1"),
         False,
     ),
-    # PP009: a tool-only pyproject.toml means an isolated build with setuptools alone.
-    (
-        "pp009-third-party-import",
-        {
-            "pyproject.toml": "[tool.black]\nline-length = 100\n",
-            "setup.py": "import numpy\n" + SETUP.format('name="probe", version="1.0"'),
-        },
-        ("60.10.0", "84.2.1"),
-        False,
-    ),
     # Controls: valid projects build everywhere, also under enforcement.
     ("control-empty-project", {"pyproject.toml": "[project]\n"}, ("61.0.0", "84.2.1"), False),
     (
@@ -257,14 +252,54 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES]
-)
+@pytest.mark.parametrize(("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES])
 def test_pyproject_matches_setuptools(
     tmp_path: Path, name: str, files: dict[str, str], versions: tuple[str, ...], enforce: bool
 ) -> None:
     mismatches = compare(tmp_path, files, versions, enforce=enforce)
     assert not mismatches, "\n".join(mismatches)
+
+
+#: PP009: setup.py imports a third-party module (six). With a tool-only pyproject.toml the
+#: isolated build environment holds setuptools alone and the import fails; the control
+#: declares six in build-system.requires, gets it installed next to setuptools, and builds:
+#: the same setup.py, so the failure is the missing requirement and nothing else.
+PP009_SETUP = "import six\n" + SETUP.format('name="probe", version="1.0", py_modules=[]')
+PP009_CASES = [
+    ("pp009-third-party-import", "[tool.black]\nline-length = 100\n", ()),
+    (
+        "control-pp009-requirement-declared",
+        '[build-system]\nrequires = ["setuptools", "six"]\n'
+        'build-backend = "setuptools.build_meta"\n',
+        ("six==1.17.0",),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "pyproject", "requires"), PP009_CASES, ids=[c[0] for c in PP009_CASES]
+)
+def test_third_party_import_matches_setuptools(
+    tmp_path: Path, name: str, pyproject: str, requires: tuple[str, ...]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(pyproject)
+    (tmp_path / "setup.py").write_text(PP009_SETUP)
+    versions = ("60.10.0", "84.2.1")
+    require_runnable(versions)
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path, requires=requires)
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        because = result.verdict.because
+        problem = reason_mismatch(
+            real, result.verdict.outcome, reasons_for(because), because=because, label=version
+        )
+        if problem:
+            mismatches.append(problem)
+    assert not mismatches, "\n".join(mismatches)
+    if requires:  # the control really builds (a verdict of "builds" agreed with a build)
+        assert real.outcome == "builds"
 
 
 def test_missing_dynamic_is_dropped_silently(tmp_path: Path) -> None:
@@ -278,8 +313,7 @@ def test_missing_dynamic_is_dropped_silently(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         real = list(pool.map(lambda v: metadata_text(v, tmp_path), versions))
     kept = {
-        v: "Requires-Dist: six" in (text or "")
-        for v, (text, _) in zip(versions, real, strict=True)
+        v: "Requires-Dist: six" in (text or "") for v, (text, _) in zip(versions, real, strict=True)
     }
     assert [error for _, error in real] == [None, None, None]
     result = check_target(str(tmp_path), Options(setuptools="84.2.1"))

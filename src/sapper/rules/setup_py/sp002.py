@@ -10,9 +10,22 @@ from ...facts.setup_py import PATH
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr) -> object:
+    """The value of a literal expression (``None``, ``0``, ``""``, ``[]``, ``()``, ``{}``,
+    ``set()``, ``-0``...), or ``_NOT_LITERAL``; evaluated by ``ast.literal_eval``, which
+    runs no project code."""
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
 
 def _falsy_literal(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and not node.value
+    value = _literal(node)
+    return value is not _NOT_LITERAL and not value
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
@@ -20,13 +33,18 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
     findings: list[Finding] = []
     # the keywords of setup(), with the dicts setup.py builds for setup(**kwargs) followed
     for kw in ctx.setup_py.keywords:
-        if kw.name != "use_2to3":
+        if kw.name != "use_2to3" or _literal(kw.node) is None:
+            # setuptools only calls a keyword's check when the value is not None
+            # (Distribution._finalize_setup_keywords), so `use_2to3=None` builds everywhere.
             continue
         # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
         # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
         if _falsy_literal(kw.node):
             failing = {v for v in cat.universe if v == "58.0.2"}
-            what = "`use_2to3=False` only failed in setuptools 58.0.2; drop the keyword"
+            what = (
+                f"a false value (`use_2to3={ast.unparse(kw.node)}`) only failed in "
+                "setuptools 58.0.2; drop the keyword"
+            )
         else:
             failing = change("ST11").failing(cat)
             what = (
@@ -65,8 +83,9 @@ Finds a `use_2to3=` keyword in the `setup()` call of setup.py.
 ## Why is this bad?
 setuptools 58.0.0 removed 2to3 support. 58.0.0 and 58.0.1 dropped the keyword silently and
 built unconverted code; since 58.0.2 the build fails with
-`error in ... setup command: use_2to3 is invalid.` A false value failed only in 58.0.2
-(58.0.3 accepts it with a warning).
+`error in ... setup command: use_2to3 is invalid.` A false value (`False`, `0`, `""`, an
+empty container) failed only in 58.0.2 (58.0.3 accepts it with a warning); `None` never
+fails, since setuptools skips keywords set to None, and is not reported.
 
 ## Example
 ```python

@@ -1,0 +1,130 @@
+"""The failure each rule predicts, as real setuptools reports it: exception class(es) and a
+message pattern (see harness.Reason). An oracle comparison where sapper says "fails" passes
+only if setuptools failed with one of the reasons of a rule in the verdict's ``because``.
+
+The texts come from the setuptools sources and from running the oracle cases; where old
+and new releases word an error differently, both wordings are listed. (Helper ``arch``'s
+table of setuptools changes is meant to take this over: ``reasons_for`` is the one place
+the oracle tests ask.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .harness import Reason
+
+_DEPRECATION = ("SetuptoolsDeprecationWarning",)
+_CONFIG = ("InvalidConfigError", "SetuptoolsDeprecationWarning")
+
+REASONS: dict[str, tuple[Reason, ...]] = {
+    # -- setup.cfg ---------------------------------------------------------------------
+    "SC001": (Reason(_CONFIG, r"Invalid dash-separated (key|options)"),),
+    "SC002": (Reason(_CONFIG, r"Invalid uppercase (key|configuration)"),),
+    "SC003": (Reason(("UnicodeDecodeError",), r"codec can't decode"),),
+    "SC004": (
+        Reason(("MissingSectionHeaderError",), r"File contains no section headers"),
+        Reason(("ParsingError",), r"Source contains parsing errors"),
+    ),
+    "SC005": (
+        Reason(("DuplicateOptionError",), r"option '.*' in section '.*' already exists"),
+        Reason(("DuplicateSectionError",), r"section '.*' already exists"),
+    ),
+    "SC006": (
+        Reason(("InterpolationMissingOptionError",), r"Bad value substitution"),
+        Reason(("InterpolationSyntaxError",), r"'%' must be followed by '%' or '\('"),
+    ),
+    "SC007": (Reason(("DistutilsOptionError",), r"Unsupported distribution option section: \["),),
+    "SC008": (Reason(("ValueError",), r"Only strings are accepted for the license field"),),
+    "SC009": (Reason(_DEPRECATION, r"bdist_wheel\.universal is deprecated"),),
+    "SC010": (
+        Reason(("InvalidRequirement",), r"Expected|Parse error|Ambiguous requirement marker"),
+        Reason(("InvalidSpecifier",), r"Invalid specifier"),
+        Reason(("SystemExit",), r"must be a string .*valid"),
+    ),
+    "SC011": (Reason(("InvalidVersion",), r"^Invalid version: "),),
+    "SC012": (Reason(("ValueError",), r"(?i)^newlines (are )?not allowed"),),
+    # -- setup.py ----------------------------------------------------------------------
+    "SP001": (
+        Reason(
+            ("ModuleNotFoundError",), r"^No module named '(pkg_resources|setuptools|distutils)\b"
+        ),
+    ),
+    "SP002": (Reason(("SystemExit",), r"error in \S+ setup command: use_2to3 is invalid"),),
+    "SP003": (
+        Reason(("ImportError",), r"^cannot import name '\w+' from '(setuptools|pkg_resources)\b"),
+        Reason(_DEPRECATION, r"(?i)deprecated|disabled"),
+    ),
+    "SP004": (Reason(("SystemExit",), r"'(install|setup)_requires' must be .*Unordered types"),),
+    "SP005": (Reason(("InvalidVersion",), r"^Invalid version: "),),
+    "SP006": (
+        Reason(("SystemExit",), r"must be a string .*valid"),
+        Reason(("InvalidRequirement",), r"Expected|Parse error"),
+    ),
+    "SP007": (Reason(("ValueError",), r"(?i)^newlines (are )?not allowed"),),
+    "SP008": (Reason(("TypeError",), r"unexpected keyword argument 'dry_run'"),),
+    "SP009": (Reason(("ModuleNotFoundError",), r"^No module named 'wheel'"),),
+    # 58.5.0-58.5.2 call a method only setuptools' build_py has (distutils' __getattr__
+    # names the missing attribute only).
+    "SP010": (Reason(("AttributeError",), r"^get_data_files_without_manifest$"),),
+    # -- pyproject.toml ----------------------------------------------------------------
+    "PP001": (
+        Reason(("ValueError",), r"^invalid pyproject\.toml config: (`project|\w+ - )"),
+        Reason(
+            ("DistutilsOptionError", "InvalidConfigError"),
+            r"No configuration found for dynamic|Impossible to expand dynamic value",
+        ),
+        # 61.0.0-61.1.1 crash on a dynamic field nothing fills.
+        Reason(("AttributeError",), r"'NoneType' object has no attribute 'items'"),
+    ),
+    "PP002": (
+        Reason(("ValueError",), r"^invalid pyproject\.toml config: `project\.license`"),
+        # 61.x crash on a license string instead of validating it.
+        Reason(("TypeError",), r"string indices must be integers"),
+    ),
+    "PP003": (Reason(("InvalidConfigError",), r"License classifiers have been superseded"),),
+    "PP004": (Reason(_DEPRECATION, r"`project\.license` as a TOML table is deprecated"),),
+    "PP005": (
+        Reason(("RemovedConfigError",), r"`tool\.setuptools\.namespace-packages`"),
+        Reason(_DEPRECATION, r"Deprecated config"),
+    ),
+    "PP006": (
+        Reason(_DEPRECATION, r"'tool\.setuptools\.license-files' is deprecated"),
+        Reason(("InvalidConfigError",), r"'project\.license-files' is defined already"),
+    ),
+    "PP007": (Reason(("ValueError",), r"^invalid pyproject\.toml config: `tool\.setuptools"),),
+    "PP008": (
+        Reason(("_WouldIgnoreField",), r"defined outside of `pyproject\.toml` would be ignored"),
+        # 69.0.0+ crash on some fields that [project] does not list in `dynamic`.
+        Reason(("AttributeError",), r"^'NoneType' object has no attribute '(get|split)'"),
+        Reason(
+            ("TypeError",), r"^'NoneType' object is not iterable|'list' object is not a mapping"
+        ),
+        Reason(("KeyError",), r"^'text'$"),
+    ),
+    # A module the isolated build environment lacks (not setuptools' own).
+    "PP009": (
+        Reason(
+            ("ModuleNotFoundError",), r"^No module named '(?!pkg_resources|setuptools|distutils)"
+        ),
+    ),
+    # -- layout ------------------------------------------------------------------------
+    # setup() turns the PackageDiscoveryError into SystemExit("error: ...").
+    "LY001": (
+        Reason(
+            ("SystemExit",), r"^error: Multiple top-level (packages|modules) discovered in a flat"
+        ),
+    ),
+    "LY002": (
+        Reason(("InvalidConfigError",), r"(?i)pattern .*(cannot|must not)|absolute|\.\."),
+        Reason(_DEPRECATION, r"Cannot find any files for the given pattern|\.\.|pattern"),
+    ),
+}
+
+
+def reasons_for(because: Iterable[str]) -> tuple[Reason, ...]:
+    """Every reason that the rules in a verdict's ``because`` stand for."""
+    out: list[Reason] = []
+    for code in because:
+        out.extend(REASONS.get(code, ()))
+    return tuple(out)

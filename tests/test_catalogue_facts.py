@@ -1,0 +1,136 @@
+"""The catalogue as loaded from data/setuptools.json: the facts each era must have.
+
+Built fresh (``Catalogue(raw)``, not the cached ``catalogue()``) so that the loading code
+itself runs under test. The expected values are setuptools behaviour the oracle proved
+(test_setupcfg_oracle.py): which sections each era checks for dash-separated and uppercase
+keys, what it does with them, and the due dates after which enforcement fails.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from sapper.versions import Catalogue, CfgFacts
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalogue:
+    raw = json.loads(resources.files("sapper").joinpath("data/setuptools.json").read_text())
+    return Catalogue(raw)
+
+
+def _era(cat: Catalogue, version: str) -> CfgFacts:
+    (facts,) = [f for versions, f in cat.cfg_eras if version in versions]
+    return facts
+
+
+# (version, section, dash checked, upper checked)
+CHECKED = [
+    # 53.1.0: dashes silently converted, uppercase left alone: nothing checked.
+    ("53.1.0", "metadata", False, False),
+    # 54.1.0 warns about dashes in every section (also tools' own), uppercase not yet.
+    ("54.1.0", "flake8", True, False),
+    ("54.1.0", "metadata", True, False),
+    ("54.1.0", "options.extras_require", False, False),  # exempt
+    # 54.1.1: uppercase warned in [metadata] only.
+    ("54.1.1", "metadata", True, True),
+    ("54.1.1", "options", True, False),
+    # 54.1.2: dashes only in setuptools' own sections (metadata, options*, commands).
+    ("54.1.2", "flake8", False, False),
+    ("54.1.2", "options.packages.find", True, False),
+    ("54.1.2", "egg_info", True, False),
+    ("54.1.2", "bdist_wheel", False, False),  # wheel's command, not setuptools' then
+    ("54.1.2", "options.data_files", False, False),
+    # 78.0.1: both raise in setuptools' sections but the user-named ones (extras, entry points).
+    ("78.0.1", "options", True, True),
+    ("78.0.1", "options.extras_require", False, False),  # exempt
+    ("78.0.1", "options.entry_points", False, False),  # exempt
+    ("78.0.1", "flake8", False, False),
+    ("84.2.1", "install", True, True),
+    ("84.2.1", "tool:pytest", False, False),
+]
+
+
+@pytest.mark.parametrize(("version", "section", "dash", "upper"), CHECKED)
+def test_sections_checked(
+    cat: Catalogue, version: str, section: str, dash: bool, upper: bool
+) -> None:
+    facts = _era(cat, version)
+    assert facts.checks(facts.dash, section) is dash
+    assert facts.checks(facts.upper, section) is upper
+
+
+# (version, dash action, upper action, due date, enforceable, dash outside checked sections)
+ACTIONS = [
+    ("38.0.0", "convert", "none", None, False, "convert"),
+    ("54.1.1", "warn", "warn", None, False, "convert"),
+    ("67.7.0", "warn", "warn", "2023-09-26", True, "convert"),
+    ("69.0.0", "warn", "warn", "2024-09-26", True, "convert"),
+    ("75.2.0", "warn", "warn", "2025-03-03", True, "convert"),
+    ("78.0.1", "raise", "raise", None, False, "keep"),
+    ("78.0.2", "warn", "warn", "2026-03-03", True, "keep"),
+]
+
+
+@pytest.mark.parametrize(("version", "dash", "upper", "due", "enforceable", "outside"), ACTIONS)
+def test_actions_and_due_dates(
+    cat: Catalogue,
+    version: str,
+    dash: str,
+    upper: str,
+    due: str | None,
+    *,
+    enforceable: bool,
+    outside: str,
+) -> None:
+    facts = _era(cat, version)
+    assert (facts.dash.action, facts.upper.action) == (dash, upper)
+    assert facts.dash.due_date == facts.upper.due_date == due
+    assert facts.dash.enforceable is facts.upper.enforceable is enforceable
+    assert facts.dash.outside == outside
+    if dash == "warn":
+        assert facts.dash.warning
+    if version >= "67.7.0" and dash == "warn":
+        assert facts.dash.warning == "SetuptoolsDeprecationWarning"
+
+
+@pytest.mark.parametrize(
+    ("version", "optionxform_str", "encoding"),
+    [
+        ("38.0.0", False, "locale"),
+        ("40.7.0", False, "coding-header"),
+        ("41.0.0", False, "utf-8"),
+        ("53.1.0", True, "utf-8"),
+        ("84.2.1", True, "utf-8"),
+    ],
+)
+def test_reading(cat: Catalogue, version: str, optionxform_str: bool, encoding: str) -> None:
+    facts = _era(cat, version)
+    assert facts.optionxform_str is optionxform_str
+    assert facts.encoding == encoding
+    assert "install-base" in facts.venv_ignored
+
+
+def test_commands_come_from_the_wheels(cat: Catalogue) -> None:
+    assert not _era(cat, "54.1.1").commands
+    assert {"bdist_wheel", "egg_info", "sdist"} <= _era(cat, "84.2.1").commands
+    assert "test" in _era(cat, "71.1.0").commands
+    assert "test" not in _era(cat, "72.0.0").commands
+
+
+def test_releases(cat: Catalogue) -> None:
+    newest = cat.release("84.2.1")
+    assert newest is not None
+    assert (newest.date, newest.yanked, newest.requires_python) == ("2026-10-20", False, ">=3.10")
+    yanked = cat.release("59.1.0")
+    assert yanked is not None
+    assert yanked.yanked
+    assert yanked.yanked_reason == "https://github.com/pypa/setuptools/issues/2885"
+    assert cat.universe[:2] == ("38.0.0", "38.1.0")
+    assert "63.0.0b1" not in cat.universe  # pre-releases are not in verdict ranges
+    assert cat.release("63.0.0b1") is not None
+    assert cat.modules["pkg_resources"] == [["38.0.0", "81.0.0"]]
+    assert "setuptools" in cat.names
