@@ -7,31 +7,45 @@ import sys
 from pathlib import Path
 
 from .._exceptions import UsageError
-from ._common import add_index_options, progress_enabled
+from ._common import (
+    ExitCode,
+    HelpFormatter,
+    add_index_options,
+    exit_codes_epilog,
+    progress_enabled,
+)
 
 __all__ = ["add_audit_target_options", "add_parser"]
 
-EXIT_OK = 0
-EXIT_FAILS = 1
-EXIT_USAGE = 2
+EXIT_OK = ExitCode.OK
+EXIT_FAILS = ExitCode.FINDINGS
+EXIT_USAGE = ExitCode.USAGE
 
 _EPILOG = """\
 INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary and index
 options inside it are honoured), a PEP 751 pylock.toml, a uv.lock, a poetry.lock, or the
 JSON of `pip install --dry-run --report FILE`.
 
-exit codes:
-  0  nothing that gets built from source would fail
-  1  at least one sdist would fail with the setuptools a build gets today
-     (also with --emit: the emitted file is the remedy, the input still fails without it)
-  2  usage error (unreadable input, bad option)
-"""
+""" + exit_codes_epilog(
+    {
+        ExitCode.OK: "nothing that gets built from source would fail",
+        ExitCode.FINDINGS: "at least one sdist would fail with the setuptools a build gets "
+        "today (also with --emit: the emitted file is the remedy, the input still fails "
+        "without it)",
+        ExitCode.USAGE: "usage error (unreadable input, bad option)",
+    }
+)
 
 
 def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:
     """The options that decide what gets installed (shared with ``sapper wheelhouse``, which
     builds for the running interpreter and so has no ``--python``/``--platform``)."""
-    parser.add_argument("input", metavar="INPUT", type=Path)
+    parser.add_argument(
+        "input",
+        metavar="INPUT",
+        type=Path,
+        help="requirements file, pylock.toml, uv.lock, poetry.lock or pip --report JSON",
+    )
     if target:
         _add_target(parser)
     _add_selection(parser)
@@ -100,10 +114,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "newest setuptools that builds them. Nothing is built or executed."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add_audit_target_options(parser)
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="a table (default) or the versioned JSON report (docs/audit.md)",
+    )
     parser.add_argument(
         "--emit",
         choices=("pip", "uv", "poetry"),

@@ -7,23 +7,29 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._common import positive_int, progress_enabled
+from ._common import ExitCode, HelpFormatter, exit_codes_epilog, positive_int, progress_enabled
 from .audit import add_audit_target_options
 
 __all__ = ["add_parser"]
 
 _EPILOG = """\
-Then install offline:  pip install --no-index --find-links DIR -r requirements.txt
+Then install offline:
+
+  pip install --no-index --find-links DIR -r requirements.txt
 
 Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, files and
 processes); the build requirements' wheels are fetched once into sapper's cache.
 
-exit codes:
-  0  every distribution is in DIR and the set installed offline from it
-  1  something could not be built or downloaded, or the offline install failed
-  2  usage error
-  3  the sandbox is not available (use --no-sandbox to build unconfined)
-"""
+""" + exit_codes_epilog(
+    {
+        ExitCode.OK: "every distribution is in DIR and the set installed offline from it",
+        ExitCode.FINDINGS: "something could not be built or downloaded, or the offline "
+        "install failed",
+        ExitCode.USAGE: "usage error",
+        ExitCode.TARGET_ERROR: "the sandbox is not available (use --no-sandbox to build "
+        "unconfined)",
+    }
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,10 +43,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "check that the set installs offline from DIR into a fresh environment."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add_audit_target_options(parser, target=False)
-    parser.add_argument("-o", "--output", metavar="DIR", type=Path, required=True)
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        type=Path,
+        required=True,
+        help="the wheelhouse directory to fill (created if missing)",
+    )
     parser.add_argument(
         "--complete",
         action=argparse.BooleanOptionalAction,
