@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import Final
+from zlib import adler32
 
 __all__ = [
     "BLOCK",
@@ -58,7 +59,7 @@ _SKIPS_DATA: Final = frozenset({b"0", b"\x00", b"7"})  # tarfile skips data of t
 _SUPPORTED: Final = frozenset({b"0", b"\x00", b"7", b"5", b"2", b"1", b"3", b"4", b"6"})
 _GNU_LONG: Final = frozenset({b"L", b"K"})
 _PAX: Final = frozenset({b"x", b"g", b"X"})
-_GNU_TYPES: Final = frozenset({b"L", b"K", b"S"})
+_METADATA: Final = _GNU_LONG | _PAX
 _PAX_RECORD: Final = re.compile(rb"(\d+) ([^=]+)=")
 _PAX_CHARSET: Final = re.compile(rb"\d+ hdrcharset=([^\n]+)\n")
 
@@ -232,8 +233,15 @@ def _frombuf(buf: bytes) -> _Header:
         raise _HeaderError("truncated header")
     if buf == _ZERO_BLOCK:
         raise _EndOfArchive("end of file header")
-    chksum = _nti(buf[148:156])
-    unsigned = 256 + sum(buf) - sum(buf[148:156])
+    field = buf[148:156]
+    try:  # the common case, with tarfile's rules as the fallback
+        chksum = int(field.partition(b"\x00")[0] or b"0", 8)
+    except ValueError:
+        chksum = _nti(field)
+    # The sum of the bytes, the checksum field counted as eight spaces (256): adler32's low
+    # half is one plus the sum of the bytes modulo 65521, exact for 256 bytes (65280 at most).
+    unsigned = (adler32(buf[:256]) & 0xFFFF) + (adler32(buf[256:]) & 0xFFFF)
+    unsigned += 255 - (adler32(field) & 0xFFFF)
     if chksum != unsigned:
         signed = unsigned - 256 * sum(1 for byte in (buf[:148] + buf[156:]) if byte > 127)
         if chksum != signed:
@@ -245,7 +253,15 @@ def _frombuf(buf: bytes) -> _Header:
     else:  # the common case: octal digits and NULs, which always parse
         size = int(buf[124:136].partition(b"\x00")[0] or b"0", 8)
     type_ = buf[156:157]
-    name = _nts(buf[0:100])
+    if type_ in _METADATA:  # its name is not used
+        if size > _MAX_METADATA:
+            msg = (
+                f"a metadata header (type {type_!r}) claims {_human(size)}, "
+                f"more than {_human(_MAX_METADATA)}"
+            )
+            raise ReadError(msg)
+        return _Header("", type_, size, "")
+    name = buf[:100].partition(b"\x00")[0].decode("utf-8", "surrogateescape")
     linkname = _nts(buf[157:257]) if buf[157] else ""
     if type_ == b"\x00" and name.endswith("/"):
         type_ = b"5"
@@ -254,14 +270,8 @@ def _frombuf(buf: bytes) -> _Header:
         raise Unsupported(msg)
     if type_ == b"5":
         name = name.rstrip("/")
-    if buf[345] and type_ not in _GNU_TYPES:
+    if buf[345]:
         name = _nts(buf[345:500]) + "/" + name
-    if (type_ in _GNU_LONG or type_ in _PAX) and size > _MAX_METADATA:
-        msg = (
-            f"a metadata header (type {type_!r}) claims {_human(size)}, "
-            f"more than {_human(_MAX_METADATA)}"
-        )
-        raise ReadError(msg)
     return _Header(name, type_, size, linkname)
 
 
