@@ -60,8 +60,8 @@ _SUPPORTED: Final = frozenset({b"0", b"\x00", b"7", b"5", b"2", b"1", b"3", b"4"
 _GNU_LONG: Final = frozenset({b"L", b"K"})
 _PAX: Final = frozenset({b"x", b"g", b"X"})
 _METADATA: Final = _GNU_LONG | _PAX
-_PAX_RECORD: Final = re.compile(rb"(\d+) ([^=]+)=")
-_PAX_CHARSET: Final = re.compile(rb"\d+ hdrcharset=([^\n]+)\n")
+_PAX_RECORD: Final = rb"(\d+) ([^=]+)="
+_PAX_CHARSET: Final = rb"\d+ hdrcharset=([^\n]+)\n"
 
 
 class ReadError(Exception):
@@ -308,11 +308,12 @@ def _apply_pax(header: _Header, pax: dict[str, str]) -> None:
 def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
     """Add the records of a pax header to ``records`` (as ``TarInfo._proc_pax``)."""
     if b"hdrcharset=" in buf:
-        match = _PAX_CHARSET.search(buf)
+        match = re.search(_PAX_CHARSET, buf)
         if match is not None:
             records["hdrcharset"] = match.group(1).decode("utf-8")
     pos = 0
-    while (match := _PAX_RECORD.match(buf, pos)) is not None:
+    record = re.compile(_PAX_RECORD)  # cached by re; compiled only when an archive has pax
+    while (match := record.match(buf, pos)) is not None:
         length_text, keyword = match.groups()
         length = int(length_text)
         if length == 0:

@@ -14,12 +14,12 @@ import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from . import _data
 from ._exceptions import UsageError
 
 __all__ = [
@@ -272,5 +272,4 @@ def contains(specifiers: Sequence[str], version: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def catalogue() -> Catalogue:
     """The catalogue shipped with sapper."""
-    text = resources.files("sapper").joinpath("data/setuptools.json").read_text("utf-8")
-    return Catalogue(json.loads(text))
+    return Catalogue(json.loads(_data.read_bytes("setuptools.json")))
