@@ -79,6 +79,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}")
     bindir = Path(sys.executable).parent
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "tree"
@@ -116,6 +117,7 @@ def main() -> int:
         f"aim: within {AIM_OVER_PASS * 1000:.0f} ms of python -c pass: {over * 1000:+.0f} ms "
         f"-> {met[over <= AIM_OVER_PASS]}"
     )
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     return 0
 
 
