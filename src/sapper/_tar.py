@@ -72,11 +72,11 @@ class Unsupported(Exception):  # a signal, not an error
     """The archive uses a feature this reader leaves to ``tarfile`` (sparse members)."""
 
 
-class _HeaderError(Exception):
+class MemberError(Exception):
     """A header block cannot be read; ``args[0]`` is tarfile's wording."""
 
 
-class _EndOfArchive(_HeaderError):
+class _EndOfArchive(MemberError):
     """A block of zeros (``end of file header``) or no block at all (``empty header``)."""
 
 
@@ -167,19 +167,6 @@ class Stream:
         self._check(self.total, self.total)
 
 
-class Member:
-    """One member of the archive, as sapper needs it."""
-
-    __slots__ = ("data_end", "kind", "linkname", "name", "size")
-
-    def __init__(self, name: str, kind: str, size: int, linkname: str, data_end: int) -> None:
-        self.name = name
-        self.kind = kind
-        self.size = size
-        self.linkname = linkname
-        self.data_end = data_end  # where the member's data ends in the stream
-
-
 def _nts(field: bytes) -> str:
     """A NUL-terminated string field, decoded as tarfile does (UTF-8, surrogateescape)."""
     nul = field.find(0)
@@ -201,7 +188,7 @@ def _nti(field: bytes) -> int:
     try:
         return int(field.decode("ascii").strip() or "0", 8)
     except ValueError:
-        raise _HeaderError("invalid header") from None
+        raise MemberError("invalid header") from None
 
 
 _NUMBER_FIELDS: Final = ((100, 108), (108, 116), (116, 124), (136, 148), (329, 337), (337, 345))
@@ -215,22 +202,26 @@ def _blocks(size: int) -> int:
     return (blocks + 1) * BLOCK if rest else blocks * BLOCK
 
 
-class _Header:
-    __slots__ = ("linkname", "name", "size", "type")
+class Member:
+    """One member of the archive, as sapper needs it (also each header while it is read)."""
+
+    __slots__ = ("data_end", "kind", "linkname", "name", "size", "type")
 
     def __init__(self, name: str, type_: bytes, size: int, linkname: str) -> None:
         self.name = name
-        self.type = type_
+        self.type = type_  # the tar type flag
         self.size = size
         self.linkname = linkname
+        self.kind = OTHER  # what it is for sapper (REGULAR, DIR...), set once read
+        self.data_end = 0  # where the member's data ends in the stream, set once read
 
 
-def _frombuf(buf: bytes) -> _Header:
+def _frombuf(buf: bytes) -> Member:
     """Parse one header block (as ``TarInfo.frombuf``)."""
     if len(buf) != BLOCK:
         if not buf:
             raise _Empty("empty header")
-        raise _HeaderError("truncated header")
+        raise MemberError("truncated header")
     if buf == _ZERO_BLOCK:
         raise _EndOfArchive("end of file header")
     field = buf[148:156]
@@ -245,7 +236,7 @@ def _frombuf(buf: bytes) -> _Header:
     if chksum != unsigned:
         signed = unsigned - 256 * sum(1 for byte in (buf[:148] + buf[156:]) if byte > 127)
         if chksum != signed:
-            raise _HeaderError("bad checksum")
+            raise MemberError("bad checksum")
     if buf[100:148].translate(None, _DIGITS) or buf[329:345].translate(None, _DIGITS):
         for start, end in _NUMBER_FIELDS:  # not only octal digits: the full rules decide
             _nti(buf[start:end])
@@ -260,7 +251,7 @@ def _frombuf(buf: bytes) -> _Header:
                 f"more than {_human(_MAX_METADATA)}"
             )
             raise ReadError(msg)
-        return _Header("", type_, size, "")
+        return Member("", type_, size, "")
     name = buf[:100].partition(b"\x00")[0].decode("utf-8", "surrogateescape")
     linkname = _nts(buf[157:257]) if buf[157] else ""
     if type_ == b"\x00" and name.endswith("/"):
@@ -272,7 +263,7 @@ def _frombuf(buf: bytes) -> _Header:
         name = name.rstrip("/")
     if buf[345]:
         name = _nts(buf[345:500]) + "/" + name
-    return _Header(name, type_, size, linkname)
+    return Member(name, type_, size, linkname)
 
 
 def is_header(block: bytes) -> bool:
@@ -281,14 +272,14 @@ def is_header(block: bytes) -> bool:
         _frombuf(block)
     except _EndOfArchive:
         return True
-    except _HeaderError:
+    except MemberError:
         return False
     except (Unsupported, ReadError):
         return True
     return True
 
 
-def _apply_pax(header: _Header, pax: dict[str, str]) -> None:
+def _apply_pax(header: Member, pax: dict[str, str]) -> None:
     """Let pax records override the header's fields (as ``TarInfo._apply_pax_info``)."""
     for keyword, value in pax.items():
         if keyword.startswith("GNU.sparse."):
@@ -317,7 +308,7 @@ def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
         length_text, keyword = match.groups()
         length = int(length_text)
         if length == 0:
-            raise _HeaderError("invalid header")
+            raise MemberError("invalid header")
         value = buf[match.end(2) + 1 : match.start(1) + length - 1]
         records[keyword.decode("utf-8", "surrogateescape")] = value.decode(
             "utf-8", "surrogateescape"
@@ -335,7 +326,7 @@ class _Reader:
         self.glob: dict[str, str] = {}
         self.next_offset = 0  # tarfile.offset: where the next header is
 
-    def header(self) -> tuple[_Header, int]:
+    def header(self) -> tuple[Member, int]:
         """The next member's header (after its metadata headers) and where its data starts."""
         stream = self.stream
         header = _frombuf(stream.read(BLOCK))
@@ -344,8 +335,8 @@ class _Reader:
             buf = stream.read(_blocks(header.size))
             try:
                 member, data_start = self.header()
-            except _HeaderError as exc:
-                raise _HeaderError(*exc.args) from None  # not the end of the archive
+            except MemberError as exc:
+                raise MemberError(*exc.args) from None  # not the end of the archive
             if type_ == b"L":
                 member.name = _nts(buf)
             else:
@@ -359,8 +350,8 @@ class _Reader:
             _parse_pax(buf, records)
             try:
                 member, data_start = self.header()
-            except _HeaderError as exc:
-                raise _HeaderError(*exc.args) from None
+            except MemberError as exc:
+                raise MemberError(*exc.args) from None
             if type_ != b"g":
                 _apply_pax(member, records)
                 if "size" in records:
@@ -369,14 +360,17 @@ class _Reader:
         data_start = stream.tell()
         if self.glob:
             _apply_pax(header, self.glob)
-        if header.type == b"5":
+        if type_ == b"5":
             header.name = header.name.rstrip("/")
         self._set_next(header, data_start)
         return header, data_start
 
-    def _set_next(self, header: _Header, data_start: int) -> None:
-        skips = header.type in _SKIPS_DATA or header.type not in _SUPPORTED
-        self.next_offset = data_start + (_blocks(header.size) if skips else 0)
+    def _set_next(self, header: Member, data_start: int) -> None:
+        type_ = header.type
+        if type_ in _SKIPS_DATA or type_ not in _SUPPORTED:  # rounded up to whole blocks
+            self.next_offset = data_start + (header.size + BLOCK - 1) // BLOCK * BLOCK
+        else:
+            self.next_offset = data_start
 
 
 def members(stream: Stream) -> Iterator[Member]:
@@ -407,8 +401,9 @@ def members(stream: Stream) -> Iterator[Member]:
             return
         except _EndOfArchive:
             return
-        except _HeaderError as exc:
+        except MemberError as exc:
             msg = f"damaged header at offset {offset}: {exc.args[0]}"
             raise ReadError(msg) from None
-        kind = _KINDS.get(header.type, OTHER)
-        yield Member(header.name, kind, header.size, header.linkname, data_start + header.size)
+        header.kind = _KINDS.get(header.type, OTHER)
+        header.data_end = data_start + header.size
+        yield header
