@@ -87,9 +87,10 @@ _REASONS: Final = frozenset(
         "incorrect length check",
     }
 )
+# the gzip trailer's checks, worded as the gzip module words them
 _CHECKS: Final = {
     "incorrect data check": "CRC check failed",
-    "incorrect length check": "incorrect length of data produced",
+    "incorrect length check": "Incorrect length of data produced",
 }
 
 
@@ -197,7 +198,10 @@ def gzip_chunks(data: bytes, counter: Counter | None = None) -> Iterator[bytes]:
                 if out:
                     yield out
         except error as exc:
-            raise InflateError(reason(str(exc))) from None
+            text = reason(str(exc))
+            if text in _CHECKS.values():  # the data inflate, but not to what the trailer says
+                raise GzipFormatError(text) from None
+            raise InflateError(text) from None
         at -= len(pending) + len(inflate.unused_data)
         # zero bytes after a member are padding; anything else must be another member
         if at < end and data[at] == 0:

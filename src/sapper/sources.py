@@ -570,9 +570,9 @@ def _damaged(label: str, fmt: str, where: object, exc: BaseException) -> Archive
     if isinstance(exc, EOFError):
         problem = f"is truncated{where} ({detail})"
     elif isinstance(exc, _inflate.InflateError) and not isinstance(exc, _inflate.GzipFormatError):
-        problem = f"has corrupt {fmt} data{where} ({detail})"
+        problem = f"has corrupt compressed data{where} ({fmt}: {detail})"
     elif _is_codec_error(exc):
-        problem = f"has corrupt {fmt} data{where} ({_codec_detail(detail)})"
+        problem = f"has corrupt compressed data{where} ({_codec_detail(detail)})"
     else:
         problem = f"is a damaged {kind} archive{where} ({detail})"
     return ArchiveError(f"{label}: {problem}; download or build the sdist again")
