@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import sys
 import tarfile
 import zipfile
@@ -315,3 +316,61 @@ def test_tar_actual_total_limit_at_the_boundary() -> None:
     read_sdist(data, label=LABEL, limits=Limits(max_total_size=total))
     with pytest.raises(ArchiveError, match=r"decompresses to more than"):
         read_sdist(data, label=LABEL, limits=Limits(max_total_size=total - 1))
+
+
+# --------------------------------------------------------------------------- the inflaters
+
+GZ = compress(b"hello " * 1000, "gz")
+
+
+def _crc_flipped(data: bytes) -> bytes:
+    changed = bytearray(data)
+    changed[-6] ^= 0xFF  # in the CRC-32 of the trailer
+    return bytes(changed)
+
+
+INFLATE_CASES = [
+    pytest.param(GZ + GZ, b"hello " * 2000, id="two-members"),
+    pytest.param(GZ + bytes(700), b"hello " * 1000, id="zero-padding"),
+    pytest.param(GZ + b"garbage", "Not a gzipped file (b'ga')", id="trailing-garbage"),
+    pytest.param(GZ[:5], "Compressed file ended", id="truncated-header"),
+    pytest.param(GZ[:-3], "Compressed file ended", id="truncated-trailer"),
+    pytest.param(GZ[:2] + b"\x07" + GZ[3:], "Unknown compression method", id="method"),
+    pytest.param(_crc_flipped(GZ), "CRC check failed", id="crc"),
+    pytest.param(GZ[:12] + b"\xff" * 8 + GZ[20:], "invalid", id="corrupt-deflate"),
+]
+
+
+@pytest.mark.parametrize(("data", "expected"), INFLATE_CASES)
+@pytest.mark.parametrize("inflater", ["zlib-ng", "zlib"])
+def test_gzip_chunks(data: bytes, expected: bytes | str, inflater: str) -> None:
+    _inflate.set_inflater(inflater)
+    if isinstance(expected, bytes):
+        assert b"".join(_inflate.gzip_chunks(data)) == expected
+        return
+    with pytest.raises(_inflate.InflateError, match=re.escape(expected)):
+        b"".join(_inflate.gzip_chunks(data))
+
+
+def test_gzip_chunks_count_what_they_consume() -> None:
+    counter = _inflate.Counter()
+    for _ in _inflate.gzip_chunks(GZ + GZ, counter):
+        assert 0 < counter.consumed <= 2 * len(GZ)
+    assert counter.consumed == 2 * len(GZ)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Error -3 while decompressing data: invalid block type", "invalid block type"),
+        ("Error -3 while decompressing data: incorrect data check", "CRC check failed"),
+        ("Error -1 Invalid deflate block found", "invalid deflate data"),  # not zlib's words
+    ],
+)
+def test_inflater_messages_are_sappers(text: str, expected: str) -> None:
+    assert _inflate.reason(text) == expected
+
+
+def test_unknown_inflater() -> None:
+    with pytest.raises(ValueError, match="unknown inflater 'isal'"):
+        _inflate.set_inflater("isal")
