@@ -119,9 +119,10 @@ class Catalogue:
             )
             for r in data["releases"]
         ]
-        releases.sort(key=lambda r: Version(r.version))
-        self.releases: tuple[Release, ...] = tuple(releases)
+        # each version parsed once (a cold `sapper check` pays for every release)
         self._parsed: dict[str, Version] = {r.version: Version(r.version) for r in releases}
+        releases.sort(key=lambda r: self._parsed[r.version])
+        self.releases: tuple[Release, ...] = tuple(releases)
         #: Versions a verdict ranges over: every release except pre-releases, ascending.
         self.universe: tuple[str, ...] = tuple(
             r.version for r in releases if not self._parsed[r.version].is_prerelease
