@@ -72,11 +72,11 @@ class Unsupported(Exception):  # a signal, not an error
     """The archive uses a feature this reader leaves to ``tarfile`` (sparse members)."""
 
 
-class MemberError(Exception):
+class _HeaderError(Exception):
     """A header block cannot be read; ``args[0]`` is tarfile's wording."""
 
 
-class _EndOfArchive(MemberError):
+class _EndOfArchive(_HeaderError):
     """A block of zeros (``end of file header``) or no block at all (``empty header``)."""
 
 
@@ -188,7 +188,7 @@ def _nti(field: bytes) -> int:
     try:
         return int(field.decode("ascii").strip() or "0", 8)
     except ValueError:
-        raise MemberError("invalid header") from None
+        raise _HeaderError("invalid header") from None
 
 
 _NUMBER_FIELDS: Final = ((100, 108), (108, 116), (116, 124), (136, 148), (329, 337), (337, 345))
@@ -221,7 +221,7 @@ def _frombuf(buf: bytes) -> Member:
     if len(buf) != BLOCK:
         if not buf:
             raise _Empty("empty header")
-        raise MemberError("truncated header")
+        raise _HeaderError("truncated header")
     if buf == _ZERO_BLOCK:
         raise _EndOfArchive("end of file header")
     field = buf[148:156]
@@ -236,7 +236,7 @@ def _frombuf(buf: bytes) -> Member:
     if chksum != unsigned:
         signed = unsigned - 256 * sum(1 for byte in (buf[:148] + buf[156:]) if byte > 127)
         if chksum != signed:
-            raise MemberError("bad checksum")
+            raise _HeaderError("bad checksum")
     if buf[100:148].translate(None, _DIGITS) or buf[329:345].translate(None, _DIGITS):
         for start, end in _NUMBER_FIELDS:  # not only octal digits: the full rules decide
             _nti(buf[start:end])
@@ -272,7 +272,7 @@ def is_header(block: bytes) -> bool:
         _frombuf(block)
     except _EndOfArchive:
         return True
-    except MemberError:
+    except _HeaderError:
         return False
     except (Unsupported, ReadError):
         return True
@@ -308,7 +308,7 @@ def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
         length_text, keyword = match.groups()
         length = int(length_text)
         if length == 0:
-            raise MemberError("invalid header")
+            raise _HeaderError("invalid header")
         value = buf[match.end(2) + 1 : match.start(1) + length - 1]
         records[keyword.decode("utf-8", "surrogateescape")] = value.decode(
             "utf-8", "surrogateescape"
@@ -335,8 +335,8 @@ class _Reader:
             buf = stream.read(_blocks(header.size))
             try:
                 member, data_start = self.header()
-            except MemberError as exc:
-                raise MemberError(*exc.args) from None  # not the end of the archive
+            except _HeaderError as exc:
+                raise _HeaderError(*exc.args) from None  # not the end of the archive
             if type_ == b"L":
                 member.name = _nts(buf)
             else:
@@ -350,8 +350,8 @@ class _Reader:
             _parse_pax(buf, records)
             try:
                 member, data_start = self.header()
-            except MemberError as exc:
-                raise MemberError(*exc.args) from None
+            except _HeaderError as exc:
+                raise _HeaderError(*exc.args) from None
             if type_ != b"g":
                 _apply_pax(member, records)
                 if "size" in records:
@@ -401,7 +401,7 @@ def members(stream: Stream) -> Iterator[Member]:
             return
         except _EndOfArchive:
             return
-        except MemberError as exc:
+        except _HeaderError as exc:
             msg = f"damaged header at offset {offset}: {exc.args[0]}"
             raise ReadError(msg) from None
         header.kind = _KINDS.get(header.type, OTHER)
