@@ -184,7 +184,7 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
             id="license-table-classifiers-only-warn",
         ),
         pytest.param(
-            {"pyproject.toml": NAME + '\n[tool.setuptools]\nnamespace-packages = ["ns"]\n'},
+            {"pyproject.toml": NAME + "\n[tool.setuptools]\nnamespace-packages = [\"ns\"]\n"},
             [("PP005", 6, (">=69.0.0",), (">=67.7.0",), (">=62.3.0,<69.0.0",))],
             id="namespace-packages",
         ),

@@ -462,7 +462,9 @@ def test_a_worker_that_dies_costs_only_its_own_sdist(
     summary = scan([str(corpus)], options=ScanOptions(db=db, jobs=2, check=CHECK))
     assert (summary.scanned, summary.failed) == (len(names), 1)
     got = dict(rows(db, "SELECT filename, coalesce(error_type, outcome) FROM sdists"))
-    assert got == {f"{name}-1.0.tar.gz": "builds" for name in names} | {"crash-1.0.tar.gz": "crash"}
+    assert got == {f"{name}-1.0.tar.gz": "builds" for name in names} | {
+        "crash-1.0.tar.gz": "crash"
+    }
 
 
 # --------------------------------------------------------------------------- --top

@@ -107,18 +107,17 @@ CASES = [
     ),
     (
         "control-matching-patterns",
-        {
-            "setup.cfg": CFG.format("LICEN[CS]E*\n    docs/**/*.txt"),
-            "LICENSE": "MIT\n",
-            "docs/a/b.txt": "x\n",
-        },
+        {"setup.cfg": CFG.format("LICEN[CS]E*\n    docs/**/*.txt"), "LICENSE": "MIT\n",
+         "docs/a/b.txt": "x\n"},
         ("77.0.1", "80.10.1", "84.2.1"),
         True,
     ),
 ]
 
 
-@pytest.mark.parametrize(("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES]
+)
 def test_layout_matches_setuptools(
     tmp_path: Path, name: str, files: dict[str, str], versions: tuple[str, ...], enforce: bool
 ) -> None:

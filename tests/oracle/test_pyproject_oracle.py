@@ -16,7 +16,7 @@ from .harness import metadata_outcome
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
 
 NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
-SETUP = "from setuptools import setup\n\nsetup({})\n"
+SETUP = 'from setuptools import setup\n\nsetup({})\n'
 
 
 def compare(
@@ -30,7 +30,9 @@ def compare(
         real = list(pool.map(lambda v: metadata_outcome(v, root, enforce=enforce), versions))
     mismatches = []
     for version, outcome in zip(versions, real, strict=True):
-        result = check_target(str(root), Options(setuptools=version, enforce_deprecations=enforce))
+        result = check_target(
+            str(root), Options(setuptools=version, enforce_deprecations=enforce)
+        )
         assert result.verdict is not None
         actual = "fails" if outcome else "builds"
         if result.verdict.outcome != actual:
@@ -255,7 +257,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "files", "versions", "enforce"), CASES, ids=[c[0] for c in CASES]
+)
 def test_pyproject_matches_setuptools(
     tmp_path: Path, name: str, files: dict[str, str], versions: tuple[str, ...], enforce: bool
 ) -> None:
@@ -274,7 +278,8 @@ def test_missing_dynamic_is_dropped_silently(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         real = list(pool.map(lambda v: metadata_text(v, tmp_path), versions))
     kept = {
-        v: "Requires-Dist: six" in (text or "") for v, (text, _) in zip(versions, real, strict=True)
+        v: "Requires-Dist: six" in (text or "")
+        for v, (text, _) in zip(versions, real, strict=True)
     }
     assert [error for _, error in real] == [None, None, None]
     result = check_target(str(tmp_path), Options(setuptools="84.2.1"))
