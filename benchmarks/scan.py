@@ -13,7 +13,9 @@ the same cached files:
 * naive: extract each sdist to a temporary folder and call setuptools'
   ``Distribution().parse_config_files()`` on its setup.cfg;
 * floor: only decompress every byte of every archive with the standard library (and the same
-  with zlib-ng for the gzip streams, the inflater sapper uses when it is installed).
+  with zlib-ng for the gzip streams, the inflater sapper uses when it is installed);
+* the reader alone, in this process: ``read_sdist`` of every archive (every file the rules
+  may need) with sapper's lean tar reader, and with ``tarfile``'s reader (the reference).
 
 Prints sdists per second and the ratios. Each contender runs ``--repeat`` times (best kept),
 in turn, so that a busy machine penalises them alike. Needs the corpus in the cache (the
@@ -53,6 +55,8 @@ SC1_FULL = "sapper scan -j 1 --select SC --no-early-stop"
 NAIVE = "naive (extract + parse_config_files)"
 FLOOR = "floor (decompress every byte)"
 FLOOR_NG = "floor with zlib-ng (decompress every byte)"
+READ_LEAN = "read_sdist, lean tar reader (in process)"
+READ_TARFILE = "read_sdist, tarfile reader (in process)"
 
 
 def floor(paths: list[Path], inflater: object = zlib) -> None:
@@ -77,6 +81,24 @@ def floor(paths: list[Path], inflater: object = zlib) -> None:
                     with z.open(info) as f:
                         while f.read(_CHUNK):
                             pass
+
+
+def read_all(reader: str) -> Callable[[list[Path]], None]:
+    """``read_sdist`` of every archive with the given tar reader (``lean`` or ``tarfile``)."""
+
+    def run(paths: list[Path]) -> None:
+        from sapper import sources
+        from sapper._exceptions import ArchiveError
+
+        sources._tar_reader = reader  # the switch the tests use too
+        try:
+            for path in paths:
+                with contextlib.suppress(ArchiveError):
+                    sources.read_sdist(path)
+        finally:
+            sources._tar_reader = "lean"
+
+    return run
 
 
 def naive(paths: list[Path]) -> None:
@@ -150,6 +172,8 @@ def main() -> int:
             SC1_FULL: sapper_scan(list_file, work, 1, select=sc, early_stop=False),
             NAIVE: naive,
             FLOOR: floor,
+            READ_LEAN: read_all("lean"),
+            READ_TARFILE: read_all("tarfile"),
         }
         try:
             from zlib_ng import zlib_ng
@@ -171,6 +195,7 @@ def main() -> int:
     for name in (J1, SC1):
         naive_x, floor_x = best[NAIVE] / best[name], best[FLOOR] / best[name]
         print(f"{name}: {naive_x:5.1f}x as fast as naive, {floor_x:5.2f}x as fast as the floor")
+    print(f"lean tar reader over tarfile's: {best[READ_TARFILE] / best[READ_LEAN]:5.2f}x")
     if FLOOR_NG in best:
         print(f"{J1}: {best[FLOOR_NG] / best[J1]:5.2f}x as fast as the zlib-ng floor")
     j1_x, sc_x = best[J1] / best[J2], best[SC1] / best[SC2]
