@@ -47,6 +47,8 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 _CHUNK = 1 << 20
+# bytecode caching on, as on a user's machine where pip compiled sapper: the first run writes it
+_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 J1 = "sapper scan -j 1 (all rules)"
 J2 = "sapper scan -j 2 (all rules)"
 SC1 = "sapper scan -j 1 --select SC"
@@ -139,7 +141,7 @@ def sapper_scan(
         argv += ["-j", str(jobs), "--progress", "never"]
         argv += ["--select", select] if select else []
         argv += [] if early_stop else ["--no-early-stop"]
-        done = subprocess.run(argv, check=True, capture_output=True, text=True)
+        done = subprocess.run(argv, check=True, capture_output=True, text=True, env=_ENV)
         assert f"scanned {len(paths)} sdists" in done.stderr, done.stderr
 
     return run
