@@ -12,7 +12,10 @@ the same cached files:
   what stopping early buys;
 * naive: extract each sdist to a temporary folder and call setuptools'
   ``Distribution().parse_config_files()`` on its setup.cfg;
-* floor: only decompress every byte of every archive with the standard library.
+* floor: only decompress every byte of every archive with the standard library (and the same
+  with zlib-ng for the gzip streams, the inflater sapper uses when it is installed);
+* the reader alone, in this process: ``read_sdist`` of every archive (every file the rules
+  may need) with sapper's lean tar reader, and with ``tarfile``'s reader (the reference).
 
 Prints sdists per second and the ratios. Each contender runs ``--repeat`` times (best kept),
 in turn, so that a busy machine penalises them alike. Needs the corpus in the cache (the
@@ -28,6 +31,7 @@ import bz2
 import contextlib
 import io
 import lzma
+import os
 import subprocess
 import sys
 import tarfile
@@ -43,6 +47,8 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 _CHUNK = 1 << 20
+# bytecode caching on, as on a user's machine where pip compiled sapper: the first run writes it
+_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 J1 = "sapper scan -j 1 (all rules)"
 J2 = "sapper scan -j 2 (all rules)"
 SC1 = "sapper scan -j 1 --select SC"
@@ -50,14 +56,17 @@ SC2 = "sapper scan -j 2 --select SC"
 SC1_FULL = "sapper scan -j 1 --select SC --no-early-stop"
 NAIVE = "naive (extract + parse_config_files)"
 FLOOR = "floor (decompress every byte)"
+FLOOR_NG = "floor with zlib-ng (decompress every byte)"
+READ_LEAN = "read_sdist, lean tar reader (in process)"
+READ_TARFILE = "read_sdist, tarfile reader (in process)"
 
 
-def floor(paths: list[Path]) -> None:
+def floor(paths: list[Path], inflater: object = zlib) -> None:
     """Decompress every byte of every archive, and nothing else."""
     for path in paths:
         data = path.read_bytes()
         if data[:2] == b"\x1f\x8b":
-            inflate = zlib.decompressobj(wbits=31)
+            inflate = inflater.decompressobj(wbits=31)  # type: ignore[attr-defined]
             for at in range(0, len(data), _CHUNK):
                 inflate.decompress(data[at : at + _CHUNK])
         elif data[:3] == b"BZh":
@@ -74,6 +83,24 @@ def floor(paths: list[Path]) -> None:
                     with z.open(info) as f:
                         while f.read(_CHUNK):
                             pass
+
+
+def read_all(reader: str) -> Callable[[list[Path]], None]:
+    """``read_sdist`` of every archive with the given tar reader (``lean`` or ``tarfile``)."""
+
+    def run(paths: list[Path]) -> None:
+        from sapper import sources
+        from sapper._exceptions import ArchiveError
+
+        sources._tar_reader = reader  # the switch the tests use too
+        try:
+            for path in paths:
+                with contextlib.suppress(ArchiveError):
+                    sources.read_sdist(path)
+        finally:
+            sources._tar_reader = "lean"
+
+    return run
 
 
 def naive(paths: list[Path]) -> None:
@@ -114,7 +141,7 @@ def sapper_scan(
         argv += ["-j", str(jobs), "--progress", "never"]
         argv += ["--select", select] if select else []
         argv += [] if early_stop else ["--no-early-stop"]
-        done = subprocess.run(argv, check=True, capture_output=True, text=True)
+        done = subprocess.run(argv, check=True, capture_output=True, text=True, env=_ENV)
         assert f"scanned {len(paths)} sdists" in done.stderr, done.stderr
 
     return run
@@ -125,6 +152,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--limit", type=int, default=0, help="use only the first N sdists")
     args = parser.parse_args()
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}")
 
     from corpus import cached_paths
 
@@ -146,7 +174,15 @@ def main() -> int:
             SC1_FULL: sapper_scan(list_file, work, 1, select=sc, early_stop=False),
             NAIVE: naive,
             FLOOR: floor,
+            READ_LEAN: read_all("lean"),
+            READ_TARFILE: read_all("tarfile"),
         }
+        try:
+            from zlib_ng import zlib_ng
+        except ImportError:
+            print("zlib-ng not installed: its floor is skipped")
+        else:
+            contenders[FLOOR_NG] = lambda paths: floor(paths, zlib_ng)
         best: dict[str, float] = {}
         for _ in range(args.repeat):
             for name, fn in contenders.items():
@@ -161,9 +197,14 @@ def main() -> int:
     for name in (J1, SC1):
         naive_x, floor_x = best[NAIVE] / best[name], best[FLOOR] / best[name]
         print(f"{name}: {naive_x:5.1f}x as fast as naive, {floor_x:5.2f}x as fast as the floor")
+    print(f"lean tar reader over tarfile's: {best[READ_TARFILE] / best[READ_LEAN]:5.2f}x")
+    if FLOOR_NG in best:
+        print(f"{J1}: {best[FLOOR_NG] / best[J1]:5.2f}x as fast as the zlib-ng floor")
     j1_x, sc_x = best[J1] / best[J2], best[SC1] / best[SC2]
     print(f"-j 2 over -j 1: {j1_x:5.2f}x with all rules, {sc_x:5.2f}x with SC only")
     print(f"early stop over a full read (SC only, -j 1): {best[SC1_FULL] / best[SC1]:5.2f}x")
+    print("aims (issue 13): -j 1 all rules >= 1.5x the floor and >= 10x naive; -j 2 >= 1.8x -j 1")
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     return 0
 
 

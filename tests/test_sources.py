@@ -9,6 +9,7 @@ import struct
 import tarfile
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from archive_factory import (
     symlink,
 )
 
+from sapper import _inflate, sources
 from sapper._exceptions import ArchiveError, TargetError, UsageError
 from sapper.sources import (
     DEFAULT_LIMITS,
@@ -39,6 +41,21 @@ from sapper.sources import (
 
 MiB = 1024 * 1024
 LABEL = "pkg-1.0.tar.gz"
+
+# Every test here runs with the lean tar reader over each inflater, and with tarfile's reader
+# (the reference): the hostile-archive checks must hold whichever reads the archive.
+READERS = ["lean/zlib-ng", "lean/zlib", "tarfile/zlib"]
+
+
+@pytest.fixture(autouse=True, params=READERS)
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    tar_reader, inflater = request.param.split("/")
+    monkeypatch.setattr(sources, "_tar_reader", tar_reader)
+    previous = _inflate.inflater_name()
+    _inflate.set_inflater(inflater)
+    yield request.param
+    _inflate.set_inflater(previous)
+
 
 PROJECT = [
     dir_("pkg-1.0"),

@@ -1,28 +1,28 @@
 """Read the files of one project, from a directory or from an sdist archive, into memory.
 
-Archives are never extracted: tar archives are decompressed as a stream and zip archives are
-read from an in-memory buffer. Nothing is ever written to disk. Every archive is treated as
-hostile until read: member names, link targets, member types, claimed and actual sizes and the
-compression ratio are all checked, and every problem becomes an
-:class:`~sapper._exceptions.ArchiveError` naming the archive and the member at fault.
+Archives are never extracted: tar archives are decompressed as a stream (gzip with the
+fastest inflater installed, :mod:`sapper._inflate`) and their headers parsed by a lean reader
+(:mod:`sapper._tar`; ``tarfile`` is its reference in the tests and reads what it leaves, sparse
+members); zip archives are read from an in-memory buffer. Nothing is ever written to disk.
+Every archive is treated as hostile until read: member names, link targets, member types,
+claimed and actual sizes and the compression ratio are all checked, and every problem becomes
+an :class:`~sapper._exceptions.ArchiveError` naming the archive and the member at fault.
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
-import lzma
 import os
 import stat
-import tarfile
-import zipfile
+import sys
 import zlib
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Final, Protocol
 
+from sapper import _inflate, _tar
 from sapper._exceptions import ArchiveError, TargetError, UsageError
 
 __all__ = [
@@ -261,11 +261,8 @@ _COMPRESSED_MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
 )
 _SPECIAL_FILE_TYPES: Final = frozenset({stat.S_IFCHR, stat.S_IFBLK, stat.S_IFIFO, stat.S_IFSOCK})
 _RATIO_FLOOR: Final = _MiB  # the compression ratio is checked past this many bytes
-_MAX_TAR_METADATA: Final = _MiB  # pax and GNU long-name headers are read whole by tarfile
 _MAX_LINK_TARGET: Final = 4096
 _MAX_LINK_HOPS: Final = 40
-_DRAIN_CHUNK: Final = 256 * 1024
-_TAR_BUFSIZE: Final = 16 * 1024
 
 
 def _human(size: float) -> str:
@@ -303,8 +300,11 @@ def archive_format(data: bytes) -> str | None:
     """``gzip``, ``bzip2``, ``xz``, ``tar`` or ``zip`` (also with data before the zip, such
     as a self-extracting stub), or None when ``data`` is none of them."""
     fmt = _format_of(data[:1024])
-    if fmt is None and zipfile.is_zipfile(io.BytesIO(data)):
-        fmt = "zip"
+    if fmt is None:
+        import zipfile  # rare: a zip archive behind a stub
+
+        if zipfile.is_zipfile(io.BytesIO(data)):
+            fmt = "zip"
     return fmt
 
 
@@ -313,128 +313,12 @@ def _format_of(head: bytes) -> str | None:
     for magic, name in _COMPRESSED_MAGIC:
         if head.startswith(magic):
             return name
-    if len(head) >= tarfile.BLOCKSIZE:
-        block = head[: tarfile.BLOCKSIZE]
+    if len(head) >= _tar.BLOCK:
+        block = head[: _tar.BLOCK]
         if block[257:262] == b"ustar":
             return "tar"
-        try:
-            tarfile.TarInfo.frombuf(block, "utf-8", "surrogateescape")
-        except tarfile.HeaderError:
-            return "tar" if not block.strip(b"\x00") else None
-        return "tar"
+        return "tar" if _tar.is_header(block) else None
     return None
-
-
-_HeaderError: Final = tarfile.HeaderError
-_ReadError: Final = tarfile.ReadError
-_END_OF_TAR: Final[tuple[type[Exception], ...]] = tuple(
-    getattr(tarfile, name) for name in ("EOFHeaderError", "EmptyHeaderError")
-)
-_TAR_METADATA_TYPES: Final = frozenset(
-    {
-        tarfile.GNUTYPE_LONGNAME,
-        tarfile.GNUTYPE_LONGLINK,
-        tarfile.XHDTYPE,
-        tarfile.XGLTYPE,
-        tarfile.SOLARIS_XHDTYPE,
-    }
-)
-
-
-class _TarInfo(tarfile.TarInfo):
-    """A TarInfo that does not let tarfile silently stop at a damaged header, nor load a
-    huge metadata header into memory."""
-
-    __slots__ = ()
-
-    @classmethod
-    def frombuf(cls, buf: bytes | bytearray, encoding: str, errors: str) -> _TarInfo:
-        info = super().frombuf(buf, encoding, errors)
-        if info.type in _TAR_METADATA_TYPES and info.size > _MAX_TAR_METADATA:
-            msg = (
-                f"a metadata header (type {info.type!r}) claims {_human(info.size)}, "
-                f"more than {_human(_MAX_TAR_METADATA)}"
-            )
-            raise _ReadError(msg)
-        return info
-
-    @classmethod
-    def fromtarfile(cls, tarfile: tarfile.TarFile) -> _TarInfo:
-        try:
-            return super().fromtarfile(tarfile)
-        except _END_OF_TAR:
-            raise  # the end of the archive, with or without its end-of-archive marker
-        except _HeaderError as exc:  # tarfile would stop here silently
-            msg = f"damaged header at offset {tarfile.offset}: {exc}"
-            raise _ReadError(msg) from None
-
-
-class _Reader(Protocol):
-    def read(self, size: int, /) -> bytes: ...
-
-
-class _Guard:
-    """Hand decompressed bytes to tarfile, enforcing the total-size and ratio limits."""
-
-    __slots__ = (
-        "_compressed",
-        "_inner",
-        "_label",
-        "_limits",
-        "data_end",
-        "ended",
-        "head",
-        "member",
-        "total",
-    )
-
-    def __init__(self, inner: _Reader, compressed: io.BytesIO, label: str, limits: Limits) -> None:
-        self._inner = inner
-        self._compressed = compressed
-        self._label = label
-        self._limits = limits
-        self.head = b""  # the first decompressed bytes
-        self.total = 0  # decompressed bytes read so far
-        self.member = ""  # the name of the last member read, and where its data ends
-        self.data_end = 0
-        self.ended = False  # past the end of the tar archive
-
-    @property
-    def where(self) -> str:
-        """Where reading is, for messages (approximately: tarfile reads ahead)."""
-        if self.ended:
-            return " after the end of the tar archive"
-        if not self.member:
-            return ""
-        if self.total <= self.data_end:
-            return f" in member {self.member!r}"
-        return f" after member {self.member!r}"
-
-    def read(self, size: int) -> bytes:
-        data = self._inner.read(size)
-        if data:
-            if not self.total:
-                self.head = data[:16]
-            self.total += len(data)
-            limits = self._limits
-            if self.total > limits.max_total_size:
-                msg = (
-                    f"{self._label}: decompresses to more than "
-                    f"{_human(limits.max_total_size)}{self.where}; refusing to read a "
-                    "likely decompression bomb (raise `max_total_size` if it is genuine)"
-                )
-                raise ArchiveError(msg)
-            if self.total > _RATIO_FLOOR:
-                consumed = max(self._compressed.tell(), 1)
-                if self.total > limits.max_ratio * consumed:
-                    msg = (
-                        f"{self._label}: {_human(consumed)} of compressed data expand to "
-                        f"{_human(self.total)}{self.where}, a ratio over "
-                        f"{limits.max_ratio:g}:1; refusing to read a likely decompression "
-                        "bomb (raise `max_ratio` if it is genuine)"
-                    )
-                    raise ArchiveError(msg)
-        return data
 
 
 class _Project:
@@ -534,49 +418,252 @@ class _Project:
         )
 
 
-def _damaged(label: str, kind: str, where: str, exc: BaseException) -> ArchiveError:
-    """Word a stdlib exception raised by a damaged archive."""
+class _Where:
+    """Where reading a tar archive is, for messages; enforces the decompressed-size limits."""
+
+    __slots__ = ("data_end", "ended", "head", "label", "limits", "member", "total")
+
+    def __init__(self, label: str, limits: Limits) -> None:
+        self.label = label
+        self.limits = limits
+        self.head = b""  # the first decompressed bytes
+        self.total = 0  # decompressed bytes read so far
+        self.member = ""  # the name of the last member read, and where its data ends
+        self.data_end = 0
+        self.ended = False  # past the end of the tar archive
+
+    def __str__(self) -> str:
+        if self.ended:
+            return " after the end of the tar archive"
+        if not self.member:
+            return ""
+        if self.total <= self.data_end:
+            return f" in member {self.member!r}"
+        return f" after member {self.member!r}"
+
+    def check(self, done: int, total: int, consumed: int) -> None:
+        """Enforce the limits: ``done`` bytes read, ``total`` inflated from ``consumed``.
+
+        The ratio is measured against the compressed bytes consumed so far, not the size of
+        the whole archive, so that a bomb is caught before it is inflated in full.
+        """
+        limits = self.limits
+        if done > limits.max_total_size:
+            msg = (
+                f"{self.label}: decompresses to more than "
+                f"{_human(limits.max_total_size)}{self}; refusing to read a "
+                "likely decompression bomb (raise `max_total_size` if it is genuine)"
+            )
+            raise ArchiveError(msg)
+        if total > _RATIO_FLOOR:
+            consumed = max(consumed, 1)
+            if total > limits.max_ratio * consumed:
+                msg = (
+                    f"{self.label}: {_human(consumed)} of compressed data expand to "
+                    f"{_human(total)}{self}, a ratio over {limits.max_ratio:g}:1; refusing "
+                    "to read a likely decompression bomb (raise `max_ratio` if it is genuine)"
+                )
+                raise ArchiveError(msg)
+
+
+class _WrongRoot(Exception):  # a signal, not an error
+    """The top-level directory guessed from the first member proved wrong."""
+
+
+class _Collector:
+    """Check each member of a tar archive and collect the project: shared by both readers."""
+
+    __slots__ = ("claimed", "count", "cut", "label", "limits", "prefix", "project", "root")
+
+    def __init__(
+        self, label: str, wanted: Callable[[str], bool], limits: Limits, root: str | None
+    ) -> None:
+        self.label = label
+        self.limits = limits
+        self.root = root  # None: to be guessed from the first member
+        self.project = _Project(label, root or "", wanted)
+        self.prefix = root + "/" if root else ""
+        self.cut = len(self.prefix)
+        self.claimed = 0
+        self.count = 0
+
+    def member(self, raw: str, kind: str, size: int, linkname: str) -> str | None:
+        """Check and record one member; return its path when its data must be read.
+
+        :raises ArchiveError: for a hostile member or one over the limits.
+        :raises _WrongRoot: when the guessed top-level directory proves wrong.
+        """
+        label = self.label
+        limits = self.limits
+        self.count += 1
+        if self.count > limits.max_members:
+            msg = (
+                f"{label}: has more than {limits.max_members} members; refusing to read a "
+                "likely hostile archive (raise `max_members` if it is genuine)"
+            )
+            raise ArchiveError(msg)
+        path = _member_path(label, raw)
+        project = self.project
+        if self.root is None:  # guess the root from the first member
+            top, slash, _ = path.partition("/")
+            if not top:
+                if kind != _tar.DIR:
+                    raise _hostile(label, raw, "has an empty name")
+                return None
+            root = top if slash or kind == _tar.DIR else ""
+            self.root = project.root = root
+            self.prefix = root + "/" if root else ""
+            self.cut = len(self.prefix)
+        prefix = self.prefix
+        if prefix and not path.startswith(prefix):
+            if kind == _tar.DIR and (path == self.root or not path):
+                return None
+            raise _WrongRoot
+        rel = path[self.cut :]
+        if not rel:
+            if kind == _tar.DIR:
+                return None
+            raise _hostile(label, raw, "has an empty name")
+        if kind == _tar.REGULAR:
+            if size < 0:
+                raise _hostile(label, raw, "has a negative size")
+            self.claimed += size
+            if self.claimed > limits.max_total_size:
+                msg = (
+                    f"{label}: its members claim more than {_human(limits.max_total_size)} in "
+                    f"all; refusing to read a likely decompression bomb (raise "
+                    "`max_total_size` if it is genuine)"
+                )
+                raise ArchiveError(msg)
+            names = project.names
+            if rel in names or project.symlinks or project.hardlinks:
+                project.forget(rel)
+            names.add(rel)
+            if project.wanted(rel):
+                if size > limits.max_member_size:
+                    msg = (
+                        f"{label}: member {raw!r} claims {_human(size)}, more than "
+                        f"the {_human(limits.max_member_size)} limit; refusing to read a likely "
+                        "decompression bomb (raise `max_member_size` if it is genuine)"
+                    )
+                    raise ArchiveError(msg)
+                return rel
+        elif kind == _tar.DIR:
+            pass
+        elif kind == _tar.SYMLINK:
+            project.add_symlink(rel, raw, linkname)
+        elif kind == _tar.HARDLINK:
+            project.add_hardlink(rel, raw, linkname)
+        elif kind in (_tar.DEVICE, _tar.FIFO):
+            what = "FIFO" if kind == _tar.FIFO else "device file"
+            raise _hostile(label, raw, f"is a {what}")
+        else:  # an unknown type, which extraction would turn into a file
+            project.forget(rel)
+            project.names.add(rel)
+        return None
+
+
+def _damaged(label: str, fmt: str, where: object, exc: BaseException) -> ArchiveError:
+    """Word an exception raised by a damaged archive (the same whichever inflater ran)."""
     detail = str(exc) or type(exc).__name__
+    kind = "tar" if fmt == "tar" else "zip" if fmt == "zip" else f"{fmt}-compressed tar"
     if isinstance(exc, EOFError):
         problem = f"is truncated{where} ({detail})"
-    elif isinstance(exc, zlib.error | lzma.LZMAError):
-        problem = f"has corrupt compressed data{where} ({detail})"
+    elif isinstance(exc, _inflate.InflateError) and not isinstance(exc, _inflate.GzipFormatError):
+        problem = f"has corrupt compressed data{where} ({fmt}: {detail})"
+    elif _is_codec_error(exc):
+        problem = f"has corrupt compressed data{where} ({_codec_detail(detail)})"
     else:
         problem = f"is a damaged {kind} archive{where} ({detail})"
     return ArchiveError(f"{label}: {problem}; download or build the sdist again")
 
 
-_TAR_ERRORS: Final = (
-    tarfile.TarError,
+def _is_codec_error(exc: BaseException) -> bool:
+    """A zlib or lzma error (checked by name: neither module need be imported)."""
+    name = type(exc).__module__, type(exc).__name__
+    return name in {("zlib", "error"), ("_lzma", "LZMAError"), ("lzma", "LZMAError")}
+
+
+def _codec_detail(detail: str) -> str:
+    """zlib's "Error -3 while decompressing data: invalid block type" as sapper words it."""
+    if detail.startswith("Error ") and "decompressing data: " in detail:
+        return _inflate.reason(detail)
+    return detail
+
+
+#: Exceptions a damaged archive may raise from the standard library's readers.
+_ARCHIVE_ERRORS: Final = (
+    _tar.ReadError,
+    _inflate.InflateError,
     EOFError,
-    OSError,
+    OSError,  # tarfile.TarError is not one; the caller adds it when tarfile ran
     ValueError,
-    zlib.error,
-    lzma.LZMAError,
-    OverflowError,
-)
-_ZIP_ERRORS: Final = (
-    zipfile.BadZipFile,
-    zipfile.LargeZipFile,
-    EOFError,
-    OSError,
-    ValueError,
-    zlib.error,
-    lzma.LZMAError,
     OverflowError,
     NotImplementedError,
     RuntimeError,
+    zlib.error,
 )
+_CHUNK: Final = 256 * 1024  # decompressed bytes read at a time from bz2, xz and plain tar
 
 
-def _open_decompressor(fmt: str, compressed: io.BytesIO) -> _Reader:
+def _chunks(fmt: str, data: bytes) -> tuple[Iterator[bytes], Callable[[], int]]:
+    """The decompressed chunks of ``data`` and a function telling the compressed bytes used."""
     if fmt == "gzip":
-        return gzip.GzipFile(fileobj=compressed, mode="rb")
+        counter = _inflate.Counter()
+        return _inflate.gzip_chunks(data, counter), lambda: counter.consumed
+    if fmt == "tar":
+        return (data[at : at + _CHUNK] for at in range(0, len(data), _CHUNK)), lambda: 0
+    compressed = io.BytesIO(data)
     if fmt == "bzip2":
-        return bz2.BZ2File(compressed)
-    if fmt == "xz":
-        return lzma.LZMAFile(compressed)
-    return compressed
+        import bz2  # rare: only for .tar.bz2
+
+        stream: _Readable = bz2.BZ2File(compressed)  # read to the end
+    else:
+        import lzma  # rare: only for .tar.xz
+
+        stream = lzma.LZMAFile(compressed)  # noqa: SIM115  # read to the end
+    return iter(lambda: stream.read(_CHUNK), b""), compressed.tell
+
+
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+def _scan_lean(
+    data: bytes, fmt: str, collector: _Collector, where: _Where, stop_after: frozenset[str]
+) -> None:
+    """Stream the tar archive through the lean header reader into ``collector``."""
+    chunks, consumed = _chunks(fmt, data)
+    ratio = fmt != "tar"
+
+    def check(done: int, total: int) -> None:
+        # the size limit applies to the bytes the reader reached; the ratio to all bytes
+        # inflated so far, against the compressed bytes that gave them
+        where.head = stream.head
+        where.total = done
+        where.check(done, total, consumed() if ratio else total)
+
+    stream = _tar.Stream(chunks, check)
+    files = collector.project.files
+    for member in _tar.members(stream):
+        where.member = member.name
+        where.data_end = member.data_end
+        rel = collector.member(member.name, member.kind, member.size, member.linkname)
+        if rel is not None:
+            content = stream.read(member.size)
+            if len(content) != member.size:
+                msg = "unexpected end of data"
+                raise _tar.ReadError(msg)
+            files[rel] = content
+            if stop_after and rel in stop_after and stop_after.issubset(files):
+                return  # everything asked for is read: stop early
+    where.ended = True
+    stream.drain()  # check the integrity of the rest of the compressed stream
+
+
+#: The tar readers: the lean one (used) and tarfile's (the reference, and the fallback).
+_TAR_READERS: Final = ("lean", "tarfile")
+_tar_reader = "lean"
 
 
 def _read_tar(
@@ -588,146 +675,59 @@ def _read_tar(
     *,
     stop_after: frozenset[str] = frozenset(),
 ) -> ProjectFiles:
-    project = _scan_tar(
-        data, fmt, label=label, wanted=wanted, limits=limits, root=None, stop_after=stop_after
-    )
-    if project is None:  # the members do not share one top-level directory
-        project = _scan_tar(
-            data, fmt, label=label, wanted=wanted, limits=limits, root="", stop_after=stop_after
-        )
-        assert project is not None
-    return project.result()
-
-
-def _scan_tar(
-    data: bytes,
-    fmt: str,
-    *,
-    label: str,
-    wanted: Callable[[str], bool],
-    limits: Limits,
-    root: str | None,
-    stop_after: frozenset[str] = frozenset(),
-) -> _Project | None:
-    """Stream the tar archive; None when ``root`` was guessed (None) and proved wrong.
-
-    With ``stop_after``, reading stops as soon as every one of those paths has been read.
-    """
-    kind = "tar" if fmt == "tar" else f"{fmt}-compressed tar"
-    compressed = io.BytesIO(data)
-    guard = _Guard(_open_decompressor(fmt, compressed), compressed, label, limits)
-    project = _Project(label, root or "", wanted)
-    names = project.names
-    files = project.files
-    prefix = root + "/" if root else ""
-    cut = len(prefix)
-    max_member = limits.max_member_size
-    max_total = limits.max_total_size
-    max_members = limits.max_members
-    claimed = 0
-    count = 0
-    try:
-        with tarfile.open(
-            fileobj=guard,  # type: ignore[call-overload]  # _Guard only needs read()
-            mode="r|",
-            tarinfo=_TarInfo,
-            encoding="utf-8",
-            errors="surrogateescape",
-            bufsize=_TAR_BUFSIZE,
-        ) as archive:
-            # tarfile keeps every member it has read; forget them as we go
-            seen: list[tarfile.TarInfo] = vars(archive)["members"]
-            while (member := archive.next()) is not None:
-                seen.clear()
-                count += 1
-                if count > max_members:
-                    msg = (
-                        f"{label}: has more than {max_members} members; refusing to read a "
-                        "likely hostile archive (raise `max_members` if it is genuine)"
-                    )
-                    raise ArchiveError(msg)
-                raw = member.name
-                guard.member = raw
-                guard.data_end = member.offset_data + member.size
-                path = _member_path(label, raw)
-                if root is None:  # guess the root from the first member
-                    top, slash, _ = path.partition("/")
-                    if not top:
-                        if not member.isdir():
-                            raise _hostile(label, raw, "has an empty name")
-                        continue
-                    root = top if slash or member.isdir() else ""
-                    project.root = root
-                    prefix = root + "/" if root else ""
-                    cut = len(prefix)
-                if prefix and not path.startswith(prefix):
-                    if member.isdir() and (path == root or not path):
-                        continue
-                    return None
-                rel = path[cut:]
-                if not rel:
-                    if member.isdir():
-                        continue
-                    raise _hostile(label, raw, "has an empty name")
-                if member.isreg():
-                    size = member.size
-                    if size < 0:
-                        raise _hostile(label, raw, "has a negative size")
-                    claimed += size
-                    if claimed > max_total:
-                        msg = (
-                            f"{label}: its members claim more than {_human(max_total)} in "
-                            f"all; refusing to read a likely decompression bomb (raise "
-                            "`max_total_size` if it is genuine)"
-                        )
-                        raise ArchiveError(msg)
-                    if rel in names or project.symlinks or project.hardlinks:
-                        project.forget(rel)
-                    names.add(rel)
-                    if wanted(rel):
-                        if size > max_member:
-                            msg = (
-                                f"{label}: member {raw!r} claims {_human(size)}, more than "
-                                f"the {_human(max_member)} limit; refusing to read a likely "
-                                "decompression bomb (raise `max_member_size` if it is genuine)"
-                            )
-                            raise ArchiveError(msg)
-                        extracted = archive.extractfile(member)
-                        assert extracted is not None
-                        files[rel] = extracted.read()
-                        if stop_after and rel in stop_after and stop_after.issubset(files):
-                            return project  # everything asked for is read: stop early
-                elif member.isdir():
+    reader = _tar_reader
+    root: str | None = None  # guessed from the first member, then "" if proved wrong
+    while True:
+        collector = _Collector(label, wanted, limits, root)
+        where = _Where(label, limits)
+        try:
+            if reader == "lean":
+                try:
+                    _scan_lean(data, fmt, collector, where, stop_after)
+                except _tar.Unsupported:
+                    reader = "tarfile"  # sparse members: left to tarfile
                     continue
-                elif member.issym():
-                    project.add_symlink(rel, raw, member.linkname)
-                elif member.islnk():
-                    project.add_hardlink(rel, raw, member.linkname)
-                elif member.ischr() or member.isblk() or member.isfifo():
-                    what = "FIFO" if member.isfifo() else "device file"
-                    raise _hostile(label, raw, f"is a {what}")
-                else:  # an unknown type, which extraction would turn into a file
-                    project.forget(rel)
-                    names.add(rel)
-            guard.ended = True
-            if fmt != "tar":  # check the integrity of the rest of the compressed stream
-                while guard.read(_DRAIN_CHUNK):
-                    pass
-    except _TAR_ERRORS as exc:
-        inner = _format_of(guard.head) if guard.head else None
-        if count == 0 and fmt != "tar" and inner is not None and inner != "tar":
-            msg = (
-                f"{label}: the {fmt} stream holds {inner} data, not a tar archive; an sdist "
-                "is a tar archive compressed once (rebuild the sdist)"
-            )
-            raise ArchiveError(msg) from exc
-        raise _damaged(label, kind, guard.where, exc) from exc
-    return project
+            else:
+                from sapper import _tarfile_reader  # the reference
+
+                _tarfile_reader.scan_tar(data, fmt, collector, where, stop_after)
+        except _WrongRoot:
+            assert root is None
+            root = ""
+            continue
+        except ArchiveError:
+            raise
+        except _tar_errors() as exc:
+            inner = _format_of(where.head) if where.head else None
+            if collector.count == 0 and fmt != "tar" and inner is not None and inner != "tar":
+                msg = (
+                    f"{label}: the {fmt} stream holds {inner} data, not a tar archive; an sdist "
+                    "is a tar archive compressed once (rebuild the sdist)"
+                )
+                raise ArchiveError(msg) from exc
+            raise _damaged(label, fmt, where, exc) from exc
+        return collector.project.result()
+
+
+def _zip_errors(zipfile: ModuleType) -> tuple[type[BaseException], ...]:
+    errors: tuple[type[BaseException], ...] = (zipfile.BadZipFile, zipfile.LargeZipFile)
+    return errors + _tar_errors()
+
+
+def _tar_errors() -> tuple[type[BaseException], ...]:
+    errors: tuple[type[BaseException], ...] = _ARCHIVE_ERRORS
+    if "tarfile" in sys.modules:
+        errors += (sys.modules["tarfile"].TarError,)
+    if "lzma" in sys.modules:
+        errors += (sys.modules["lzma"].LZMAError,)
+    return errors
 
 
 def _read_zip(
     data: bytes, label: str, wanted: Callable[[str], bool], limits: Limits
 ) -> ProjectFiles:
+    import zipfile  # only for zip sdists
+
     where = ""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -819,7 +819,7 @@ def _read_zip(
                     )
                     raise ArchiveError(msg)
                 files[rel] = content
-    except _ZIP_ERRORS as exc:
+    except _zip_errors(zipfile) as exc:
         raise _damaged(label, "zip", where, exc) from exc
     return project.result()
 

@@ -14,12 +14,12 @@ import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from . import _data
 from ._exceptions import UsageError
 
 __all__ = [
@@ -119,9 +119,10 @@ class Catalogue:
             )
             for r in data["releases"]
         ]
-        releases.sort(key=lambda r: Version(r.version))
-        self.releases: tuple[Release, ...] = tuple(releases)
+        # each version parsed once (a cold `sapper check` pays for every release)
         self._parsed: dict[str, Version] = {r.version: Version(r.version) for r in releases}
+        releases.sort(key=lambda r: self._parsed[r.version])
+        self.releases: tuple[Release, ...] = tuple(releases)
         #: Versions a verdict ranges over: every release except pre-releases, ascending.
         self.universe: tuple[str, ...] = tuple(
             r.version for r in releases if not self._parsed[r.version].is_prerelease
@@ -272,5 +273,4 @@ def contains(specifiers: Sequence[str], version: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def catalogue() -> Catalogue:
     """The catalogue shipped with sapper."""
-    text = resources.files("sapper").joinpath("data/setuptools.json").read_text("utf-8")
-    return Catalogue(json.loads(text))
+    return Catalogue(json.loads(_data.read_bytes("setuptools.json")))
