@@ -93,7 +93,9 @@ class Wheelhouse:
                 f"{self.path}, and fetching is off; run once online to fill it"
             )
             raise BuildError(msg)
-        with _locked(self.path / ".sets" / f"{key}.lock"):
+        # one fetch at a time per wheelhouse: two pips writing the same wheel into one
+        # directory, or uv reading a half-written one, is never safe
+        with _locked(self.path / ".sets" / ".lock"):
             if marker.exists():
                 return
             argv = [
