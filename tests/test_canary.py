@@ -304,3 +304,71 @@ def test_bisect_non_monotone_reports_every_change(sandboxed, tmp_path):
     assert result.first == "78.0.1"
     assert result.changes == (("78.0.1", "ok", "fail"), ("78.0.2", "fail", "ok"))
     assert [s.version for s in result.steps] == releases
+
+
+def test_resumes_after_kill_9(sandboxed, tmp_path):
+    """Killed with SIGKILL after its first row, the same command finishes the run, and
+    every target is in the store once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "corpus"
+    for name in ("fail-both", "regress-dash", "nonsetuptools-ok"):
+        sdist(name, corpus)
+    db = tmp_path / "kill.duckdb"
+    cmd = [
+        sys.executable,
+        "-m",
+        "sapper",
+        "canary",
+        str(corpus),
+        "--baseline",
+        "77.0.3",
+        "--candidate",
+        "78.0.1",
+        "--db",
+        str(db),
+        "--cache-dir",
+        str(BUILD_CACHE),
+        "--progress",
+        "always",
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    assert proc.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + 120
+    while b"built 1/3" not in seen and time.monotonic() < deadline:
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        if not chunk:
+            break
+        seen += chunk
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert b"built 1/3" in seen, seen[-2000:]
+
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr  # the dash-key regression
+    assert "already done" in done.stderr
+    with CanaryStore(db, read_only=True) as store:
+        (run,) = store.runs()
+        rows = list(store.rows(run["run_id"]))
+    assert sorted(r.cls for r in rows) == ["fail", "not-setuptools", "regressed"]
+
+
+def test_dask_engine(sandboxed, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    corpus = tmp_path / "corpus"
+    sdist("regress-dash", corpus)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        options = _options(
+            tmp_path, "77.0.3", "78.0.1", engine="dask", scheduler=cluster.scheduler_address
+        )
+        summary = run_canary([str(corpus)], options=options)
+    assert summary.counts["regressed"] == 1
