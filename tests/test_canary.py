@@ -372,3 +372,31 @@ def test_dask_engine(sandboxed, tmp_path):
         )
         summary = run_canary([str(corpus)], options=options)
     assert summary.counts["regressed"] == 1
+
+
+def test_refuses_without_sandbox(tmp_path, monkeypatch, capsys):
+    from sapper.build import _sandbox
+    from sapper.cli import main
+
+    monkeypatch.setattr(_sandbox, "_bwrap", lambda: None)
+    _sandbox.check_sandbox.cache_clear()
+    try:
+        sdist("fail-both", tmp_path / "corpus")
+        code = main(
+            [
+                "canary",
+                str(tmp_path / "corpus"),
+                "--baseline",
+                "77.0.3",
+                "--candidate",
+                "78.0.1",
+                "--db",
+                str(tmp_path / "x.duckdb"),
+            ]
+        )
+    finally:
+        _sandbox.check_sandbox.cache_clear()
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "bubblewrap" in err
+    assert "--no-sandbox" in err

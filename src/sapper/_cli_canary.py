@@ -160,8 +160,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.sources[:1] == ["bisect"]:
-        return _run_bisect(args)
+    from ._exceptions import SandboxError
+
+    try:
+        if args.sources[:1] == ["bisect"]:
+            return _run_bisect(args)
+        return _run_canary(args)
+    except SandboxError as exc:  # the machine cannot sandbox: a usage problem (exit 2)
+        raise UsageError(str(exc)) from exc
+
+
+def _run_canary(args: argparse.Namespace) -> int:
     from .canary import CanaryStore, export_rows
 
     if not args.sources and args.top is None:

@@ -391,10 +391,10 @@ def _failure(result: BuildResult, state: _Hooks, exc: Exception, limits: Limits)
     """Classify a failed hook: what raised, and whether the sandbox or a cap caused it."""
     warnings = _warnings(state)
     if not isinstance(exc, _HookFailed):
-        # pyproject-hooks' own errors: BackendUnavailable, HookMissing, UnsupportedOperation
+        # pyproject-hooks' own errors (BackendUnavailable, HookMissing, UnsupportedOperation)
         if isinstance(exc, SandboxError):
             raise exc
-        hooks_kind = f"pyproject_hooks.{type(exc).__name__}"
+        hooks_kind = f"{type(exc).__module__}.{type(exc).__qualname__}"
         hooks_message = str(getattr(exc, "message", "") or exc) or type(exc).__name__
         return replace(
             result,
