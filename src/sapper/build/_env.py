@@ -75,6 +75,11 @@ class Wheelhouse:
         self.index_url = index_url
         self.online = online
 
+    def fetched(self, requirements: Sequence[str]) -> bool:
+        """Whether :meth:`fetch` already fetched exactly this set."""
+        key = requirement_key(requirements, salt=self.index_url or "")
+        return not requirements or (self.path / ".sets" / key).exists()
+
     def fetch(self, requirements: Sequence[str]) -> None:
         """Make sure the wheels of ``requirements`` are here.
 
