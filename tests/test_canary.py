@@ -310,6 +310,7 @@ def test_resumes_after_kill_9(sandboxed, tmp_path):
     """Killed with SIGKILL after its first row, the same command finishes the run, and
     every target is in the store once."""
     import os
+    import select
     import signal
     import subprocess
     import sys
@@ -343,6 +344,9 @@ def test_resumes_after_kill_9(sandboxed, tmp_path):
     seen = b""
     deadline = time.monotonic() + 120
     while b"built 1/3" not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+        if not ready:
+            continue
         chunk = os.read(proc.stderr.fileno(), 4096)
         if not chunk:
             break
