@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from canary_support import BUILD_CACHE, builder, require_sandbox, sdist
+from canary_support import BUILD_CACHE, DATA, builder, require_sandbox, sdist
 
 from sapper.canary import (
     CanaryOptions,
@@ -404,3 +404,47 @@ def test_refuses_without_sandbox(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "bubblewrap" in err
     assert "--no-sandbox" in err
+
+
+def test_enforce_deprecations_on_the_candidate(sandboxed, tmp_path):
+    """The same setuptools with SETUPTOOLS_ENFORCE_DEPRECATION=1 on one side: the overdue
+    dash-key deprecation becomes the error, and the static verdict (enforced) agrees."""
+    from sapper.canary import parse_env
+
+    corpus = tmp_path / "corpus"
+    sdist("regress-dash", corpus)
+    options = CanaryOptions(
+        baseline=parse_backend("84.2.1"),
+        candidate=parse_backend("84.2.1", env=parse_env(["SETUPTOOLS_ENFORCE_DEPRECATION=1"])),
+        db=tmp_path / "store.duckdb",
+        cache_dir=BUILD_CACHE,
+    )
+    run_canary([str(corpus)], options=options)
+    _, rows = _rows(options.db)
+    row = rows["regress-dash"]
+    assert row.cls == "regressed"
+    assert row.candidate is not None
+    assert row.candidate.backend == "setuptools==84.2.1 SETUPTOOLS_ENFORCE_DEPRECATION=1"
+    assert row.candidate.error_type == "setuptools.warnings.SetuptoolsDeprecationWarning"
+    assert (row.baseline.static, row.candidate.static) == ("builds", "fails")
+
+
+def test_backend_from_a_source_tree_is_built_once(tmp_path):
+    """A source tree named setuptools becomes a wheel (with `build`), cached by its files."""
+    import shutil
+
+    tree = tmp_path / "setuptools-src"
+    shutil.copytree(DATA / "nonsetuptools-ok", tree)
+    backend_py = tree / "tinybackend.py"
+    backend_py.write_text(
+        backend_py.read_text().replace('"tinypkg", "1.0"', '"setuptools", "99.0.0"')
+    )
+    first = parse_backend(str(tree), cache_dir=tmp_path / "cache")
+    assert first.version == "99.0.0"
+    wheel = Path(first.requirement.split(" @ ", 1)[1].removeprefix("file://"))
+    assert wheel.name == "setuptools-99.0.0-py3-none-any.whl"
+    assert wheel.is_file()
+    stamp = wheel.stat().st_mtime_ns
+    again = parse_backend(str(tree), cache_dir=tmp_path / "cache")
+    assert again.requirement == first.requirement
+    assert wheel.stat().st_mtime_ns == stamp  # not built again
