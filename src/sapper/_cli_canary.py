@@ -11,7 +11,7 @@ from ._cli_common import DEFAULT_STORE, add_index_options, positive_int, progres
 from ._exceptions import UsageError
 
 if TYPE_CHECKING:
-    from .canary import CanaryProgress
+    from .canary import CanaryProgress, TargetRow
 
 __all__ = ["add_parser"]
 
@@ -233,7 +233,7 @@ def _run_canary(args: argparse.Namespace) -> int:
     return 1 if summary.counts.get("regressed") else 0
 
 
-def _print_report(rows: list, run: dict, fmt: str) -> None:  # type: ignore[type-arg]
+def _print_report(rows: list[TargetRow], run: dict[str, Any], fmt: str) -> None:
     import json
 
     from .report.canary import render_text, summarize
