@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from canary_support import BUILD_CACHE, builder, require_sandbox, sdist
+from canary_support import BUILD_CACHE, DATA, builder, require_sandbox, sdist
 
 from sapper.canary import (
     CanaryOptions,
@@ -304,3 +304,147 @@ def test_bisect_non_monotone_reports_every_change(sandboxed, tmp_path):
     assert result.first == "78.0.1"
     assert result.changes == (("78.0.1", "ok", "fail"), ("78.0.2", "fail", "ok"))
     assert [s.version for s in result.steps] == releases
+
+
+def test_resumes_after_kill_9(sandboxed, tmp_path):
+    """Killed with SIGKILL after its first row, the same command finishes the run, and
+    every target is in the store once."""
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "corpus"
+    for name in ("fail-both", "regress-dash", "nonsetuptools-ok"):
+        sdist(name, corpus)
+    db = tmp_path / "kill.duckdb"
+    cmd = [
+        sys.executable,
+        "-m",
+        "sapper",
+        "canary",
+        str(corpus),
+        "--baseline",
+        "77.0.3",
+        "--candidate",
+        "78.0.1",
+        "--db",
+        str(db),
+        "--cache-dir",
+        str(BUILD_CACHE),
+        "--progress",
+        "always",
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    assert proc.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + 120
+    while b"built 1/3" not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stderr], [], [], 1.0)
+        if not ready:
+            continue
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        if not chunk:
+            break
+        seen += chunk
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert b"built 1/3" in seen, seen[-2000:]
+
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr  # the dash-key regression
+    assert "already done" in done.stderr
+    with CanaryStore(db, read_only=True) as store:
+        (run,) = store.runs()
+        rows = list(store.rows(run["run_id"]))
+    assert sorted(r.cls for r in rows) == ["fail", "not-setuptools", "regressed"]
+
+
+def test_dask_engine(sandboxed, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    corpus = tmp_path / "corpus"
+    sdist("regress-dash", corpus)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        options = _options(
+            tmp_path, "77.0.3", "78.0.1", engine="dask", scheduler=cluster.scheduler_address
+        )
+        summary = run_canary([str(corpus)], options=options)
+    assert summary.counts["regressed"] == 1
+
+
+def test_refuses_without_sandbox(tmp_path, monkeypatch, capsys):
+    from sapper.build import _sandbox
+    from sapper.cli import main
+
+    monkeypatch.setattr(_sandbox, "_bwrap", lambda: None)
+    _sandbox.check_sandbox.cache_clear()
+    try:
+        sdist("fail-both", tmp_path / "corpus")
+        code = main(
+            [
+                "canary",
+                str(tmp_path / "corpus"),
+                "--baseline",
+                "77.0.3",
+                "--candidate",
+                "78.0.1",
+                "--db",
+                str(tmp_path / "x.duckdb"),
+            ]
+        )
+    finally:
+        _sandbox.check_sandbox.cache_clear()
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "bubblewrap" in err
+    assert "--no-sandbox" in err
+
+
+def test_enforce_deprecations_on_the_candidate(sandboxed, tmp_path):
+    """The same setuptools with SETUPTOOLS_ENFORCE_DEPRECATION=1 on one side: the overdue
+    dash-key deprecation becomes the error, and the static verdict (enforced) agrees."""
+    from sapper.canary import parse_env
+
+    corpus = tmp_path / "corpus"
+    sdist("regress-dash", corpus)
+    options = CanaryOptions(
+        baseline=parse_backend("84.2.1"),
+        candidate=parse_backend("84.2.1", env=parse_env(["SETUPTOOLS_ENFORCE_DEPRECATION=1"])),
+        db=tmp_path / "store.duckdb",
+        cache_dir=BUILD_CACHE,
+    )
+    run_canary([str(corpus)], options=options)
+    _, rows = _rows(options.db)
+    row = rows["regress-dash"]
+    assert row.cls == "regressed"
+    assert row.candidate is not None
+    assert row.candidate.backend == "setuptools==84.2.1 SETUPTOOLS_ENFORCE_DEPRECATION=1"
+    assert row.candidate.error_type == "setuptools.warnings.SetuptoolsDeprecationWarning"
+    assert (row.baseline.static, row.candidate.static) == ("builds", "fails")
+
+
+def test_backend_from_a_source_tree_is_built_once(tmp_path):
+    """A source tree named setuptools becomes a wheel (with `build`), cached by its files."""
+    import shutil
+
+    tree = tmp_path / "setuptools-src"
+    shutil.copytree(DATA / "nonsetuptools-ok", tree)
+    backend_py = tree / "tinybackend.py"
+    backend_py.write_text(
+        backend_py.read_text().replace('"tinypkg", "1.0"', '"setuptools", "99.0.0"')
+    )
+    first = parse_backend(str(tree), cache_dir=tmp_path / "cache")
+    assert first.version == "99.0.0"
+    wheel = Path(first.requirement.split(" @ ", 1)[1].removeprefix("file://"))
+    assert wheel.name == "setuptools-99.0.0-py3-none-any.whl"
+    assert wheel.is_file()
+    stamp = wheel.stat().st_mtime_ns
+    again = parse_backend(str(tree), cache_dir=tmp_path / "cache")
+    assert again.requirement == first.requirement
+    assert wheel.stat().st_mtime_ns == stamp  # not built again

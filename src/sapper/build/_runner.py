@@ -153,10 +153,20 @@ class Builder:
     def environment(self, requirements: Sequence[str]) -> Path:
         """Fetch (when online) and create the environment for ``requirements``.
 
+        The wheelhouse is tried first: when the wheels a set needs are already there (the
+        same setuptools with another project's extra requirement...), the index is not asked
+        again, which saves a resolver run per requirement set.
+
         :raises BuildError: when a wheel cannot be fetched or installed.
         """
+        environments = self.environments
+        if self.online and not self.wheelhouse.fetched(requirements):
+            try:
+                return environments.get(requirements)
+            except BuildError:
+                pass  # something is missing: fetch it
         self.wheelhouse.fetch(requirements)
-        return self.environments.get(requirements)
+        return environments.get(requirements)
 
     def _capture_dir(self) -> Path:
         """The directory with sapper's ``sitecustomize`` (put on the hooks' PYTHONPATH) and
@@ -391,10 +401,10 @@ def _failure(result: BuildResult, state: _Hooks, exc: Exception, limits: Limits)
     """Classify a failed hook: what raised, and whether the sandbox or a cap caused it."""
     warnings = _warnings(state)
     if not isinstance(exc, _HookFailed):
-        # pyproject-hooks' own errors: BackendUnavailable, HookMissing, UnsupportedOperation
+        # pyproject-hooks' own errors (BackendUnavailable, HookMissing, UnsupportedOperation)
         if isinstance(exc, SandboxError):
             raise exc
-        hooks_kind = f"pyproject_hooks.{type(exc).__name__}"
+        hooks_kind = f"{type(exc).__module__}.{type(exc).__qualname__}"
         hooks_message = str(getattr(exc, "message", "") or exc) or type(exc).__name__
         return replace(
             result,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -192,7 +192,6 @@ class TargetRow:
     downloads: int | None = None
     uses_setuptools: bool | None = None
     error: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def export(self) -> dict[str, Any]:
         """The documented export row (docs/canary.md, schema ``sapper.canary/1``)."""

@@ -8,10 +8,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._exceptions import UsageError
-from ._common import DEFAULT_STORE, add_index_options, positive_int, progress_enabled
+from ._common import (
+    DEFAULT_STORE,
+    ExitCode,
+    HelpFormatter,
+    add_index_options,
+    exit_codes_epilog,
+    positive_int,
+    progress_enabled,
+)
 
 if TYPE_CHECKING:
-    from ..canary import CanaryProgress
+    from ..canary import CanaryProgress, TargetRow
 
 __all__ = ["add_parser"]
 
@@ -49,12 +57,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, file "
             "size and processes, a timeout); without a working bubblewrap sapper refuses unless "
             "--no-sandbox is given. Results go to the store (--db); running the same command "
-            "again continues the run. Exit codes: 0 no regression, 1 regressions found, "
-            "2 usage error or no sandbox."
+            "again continues the run.\n\n"
+            + exit_codes_epilog(
+                {
+                    ExitCode.OK: "no regression",
+                    ExitCode.FINDINGS: "regressions found",
+                    ExitCode.USAGE: "usage error, or no working sandbox",
+                    ExitCode.INTERRUPTED: "interrupted (what is stored stays; a rerun resumes)",
+                }
+            )
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument("sources", nargs="*", metavar="SOURCE")
+    parser.add_argument(
+        "sources",
+        nargs="*",
+        metavar="SOURCE",
+        help="sdists, folders of sdists, lists or requirements, as for scan (or: bisect TARGET)",
+    )
     parser.add_argument("--good", metavar="VERSION", help="bisect: a release with the old outcome")
     parser.add_argument("--bad", metavar="VERSION", help="bisect: a release with the new outcome")
     parser.add_argument("--baseline", metavar="BACKEND", help="the reference backend")
@@ -117,7 +137,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=1,
         help="targets built at once (default 1)",
     )
-    parser.add_argument("--engine", choices=("process", "dask"), default="process")
+    parser.add_argument(
+        "--engine",
+        choices=("process", "dask"),
+        default="process",
+        help="where builds run: local processes (default) or a Dask cluster (--scheduler)",
+    )
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -154,14 +179,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="the report printed at the end"
     )
-    parser.add_argument("--progress", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="a progress line with counts per class (auto: on a terminal)",
+    )
     add_index_options(parser, no_cache=False)
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.sources[:1] == ["bisect"]:
-        return _run_bisect(args)
+    from .._exceptions import SandboxError
+
+    try:
+        if args.sources[:1] == ["bisect"]:
+            return _run_bisect(args)
+        return _run_canary(args)
+    except SandboxError as exc:  # the machine cannot sandbox: a usage problem (exit 2)
+        raise UsageError(str(exc)) from exc
+
+
+def _run_canary(args: argparse.Namespace) -> int:
     from ..canary import CanaryStore, export_rows
 
     if not args.sources and args.top is None:
@@ -224,7 +263,7 @@ def _run(args: argparse.Namespace) -> int:
     return 1 if summary.counts.get("regressed") else 0
 
 
-def _print_report(rows: list, run: dict, fmt: str) -> None:  # type: ignore[type-arg]
+def _print_report(rows: list[TargetRow], run: dict[str, Any], fmt: str) -> None:
     import json
 
     from ..report.canary import render_text, summarize
