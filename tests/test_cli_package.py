@@ -53,15 +53,6 @@ def test_no_command_prints_help_and_is_a_usage_error(capsys: pytest.CaptureFixtu
     assert "usage: sapper" in capsys.readouterr().out
 
 
-def test_old_common_module_still_imports() -> None:
-    # sub-command modules written before the package import the shared options from here
-    from sapper import _cli_common
-    from sapper.cli import _common
-
-    assert _cli_common.add_rule_selection is _common.add_rule_selection
-    assert _cli_common.ExitCode is ExitCode
-
-
 def _all_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
     from sapper.cli import _parser
 

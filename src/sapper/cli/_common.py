@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
+from .._defaults import DEFAULT_STORE
 from .._exceptions import UsageError
 
 __all__ = [
@@ -114,10 +115,6 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             else:
                 out.append(fill(para, indent))
         return "\n\n".join(out)
-
-
-#: Where ``sapper scan`` writes and ``sapper report`` reads by default.
-DEFAULT_STORE = Path(".sapper/scan.duckdb")
 
 
 def rule_codes(text: str) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from .._defaults import DEFAULT_STORE
 from .._exceptions import StoreError, UsageError
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ StoreKind = Literal["duckdb", "parquet"]
 #: ``read_parquet(..., filename = 'part_')`` relation.
 NEWEST_PARTITION = "row_number() OVER (PARTITION BY key ORDER BY parse_filename(part_) DESC)"
 
-_DEFAULT_STORE = ".sapper/scan.duckdb"
 
 _EMPTY_SDISTS = """CREATE TEMP TABLE sdists (
   key TEXT, project TEXT, version TEXT, filename TEXT, sha256 TEXT,
@@ -62,7 +62,7 @@ def read_results(path: str | os.PathLike[str]) -> tuple[duckdb.DuckDBPyConnectio
     if target.is_file():
         return _open_duckdb(target), "duckdb"
     msg = (
-        f"no scan results at {target}: run `sapper scan` first (it writes {_DEFAULT_STORE} "
+        f"no scan results at {target}: run `sapper scan` first (it writes {DEFAULT_STORE} "
         "by default), or pass the DuckDB file or Parquet directory it wrote"
     )
     raise UsageError(msg)
