@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from .._defaults import DEFAULT_STORE, read_results
+from .._defaults import DEFAULT_STORE
 from .._exceptions import StoreError
+from ..scan.results import read_results
 from ..scan.store import SCHEMA_VERSION
 
 if TYPE_CHECKING:
