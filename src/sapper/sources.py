@@ -16,14 +16,15 @@ import os
 import stat
 import sys
 import zlib
-from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Final, Protocol
 
 from sapper import _inflate, _tar
-from sapper._exceptions import ArchiveError, TargetError, UsageError
+from sapper._directory import read_directory
+from sapper._exceptions import ArchiveError, TargetError
+from sapper._files import DEFAULT_LIMITS, Limits, ProjectFiles, default_wanted, is_sdist_filename
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -42,207 +43,6 @@ def __dir__() -> list[str]:
 
 
 _MiB: Final = 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Limits:
-    """Bounds on what reading one archive may cost, to defuse hostile archives."""
-
-    #: Decompressed size of one member read into memory.
-    max_member_size: int = 64 * _MiB
-    #: Decompressed bytes read from the whole archive (and the sum of the sizes it claims).
-    max_total_size: int = 1024 * _MiB
-    #: Decompressed bytes over compressed bytes consumed; checked once more than 1 MiB is read.
-    max_ratio: float = 250.0
-    #: Number of members (files, directories, links...) of the archive.
-    max_members: int = 200_000
-    #: Size of the archive file itself.
-    max_archive_size: int = 512 * _MiB
-
-    def __post_init__(self) -> None:
-        for name in (
-            "max_member_size",
-            "max_total_size",
-            "max_ratio",
-            "max_members",
-            "max_archive_size",
-        ):
-            if not getattr(self, name) > 0:
-                msg = f"Limits: `{name}` must be positive, not {getattr(self, name)!r}"
-                raise UsageError(msg)
-
-
-DEFAULT_LIMITS: Final = Limits()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProjectFiles:
-    """The files of one project, read into memory."""
-
-    #: What the user named: the directory path, or the archive file name.
-    label: str
-    #: The archive's top-level directory (``"pkg-1.0"``) or ``""``; for a directory, its path.
-    root: str
-    #: The wanted files: path relative to the project root (posix) -> content.
-    files: Mapping[str, bytes]
-    #: Every regular file path relative to the project root, sorted.
-    names: tuple[str, ...]
-
-    def read_text(self, path: str) -> str | None:
-        """Return the file at ``path`` decoded as UTF-8 (``surrogateescape``), or None."""
-        data = self.files.get(path)
-        if data is None:
-            return None
-        return data.decode("utf-8", "surrogateescape")
-
-    def __contains__(self, path: object) -> bool:
-        return path in self.files
-
-
-# --------------------------------------------------------------------------- wanted files
-
-_TOP_LEVEL_WANTED: Final = frozenset(
-    {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO", "MANIFEST.in"}
-)
-_WANTED_SUFFIXES: Final = frozenset({"py", "cfg", "toml", "txt", "rst", "md"})
-_MAX_WANTED_DEPTH: Final = 3
-
-
-def default_wanted(path: str) -> bool:
-    """Tell whether sapper's rules may need the file at ``path`` (relative to the project root).
-
-    These are the top-level ``setup.cfg``, ``setup.py``, ``pyproject.toml``, ``PKG-INFO`` and
-    ``MANIFEST.in``, and every ``*.py``, ``*.cfg``, ``*.toml``, ``*.txt``, ``*.rst`` and
-    ``*.md`` file at most three directory levels below the root (rules resolve ``file:`` and
-    ``attr:`` directives and imports from them). The readers add the size limit.
-    """
-    if path in _TOP_LEVEL_WANTED:
-        return True
-    if path.count("/") > _MAX_WANTED_DEPTH:
-        return False
-    dot = path.rfind(".")
-    return dot > path.rfind("/") and path[dot + 1 :].lower() in _WANTED_SUFFIXES
-
-
-_SDIST_SUFFIXES: Final = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip")
-
-
-def is_sdist_filename(name: str) -> bool:
-    """Tell whether ``name`` ends like an sdist archive (``.tar.gz``, ``.zip``...)."""
-    return name.lower().endswith(_SDIST_SUFFIXES)
-
-
-# --------------------------------------------------------------------------- directories
-
-_SKIPPED_DIRS: Final = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".tox",
-        ".nox",
-        ".venv",
-        "venv",
-        "node_modules",
-        "__pycache__",
-        "build",
-        "dist",
-    }
-)
-
-
-def _skipped_dir(name: str) -> bool:
-    return name in _SKIPPED_DIRS or name.endswith(".egg-info")
-
-
-def _inside(path: str, directory: str) -> bool:
-    """Tell whether the real path ``path`` is ``directory`` or below it."""
-    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
-
-
-def read_directory(
-    path: str | os.PathLike[str],
-    *,
-    wanted: Callable[[str], bool] = default_wanted,
-    limits: Limits = DEFAULT_LIMITS,
-) -> ProjectFiles:
-    """Read the project in the directory ``path``.
-
-    Version-control, virtual-environment, cache and build-output directories are skipped at
-    any depth. Symbolic links are followed only when they stay inside the tree. A wanted file
-    larger than ``limits.max_member_size`` is listed in ``names`` but not read.
-
-    :raises TargetError: if ``path`` is missing, not a directory, or cannot be read.
-    """
-    label = os.fspath(path)
-    try:
-        root_stat = Path(label).stat()
-    except FileNotFoundError:
-        msg = f"{label}: no such directory; check the path of the project to analyse"
-        raise TargetError(msg) from None
-    except OSError as exc:
-        msg = f"{label}: cannot read the directory ({exc.strerror}); check its permissions"
-        raise TargetError(msg) from exc
-    if not stat.S_ISDIR(root_stat.st_mode):
-        msg = f"{label}: not a directory; pass a project directory, or read an sdist archive"
-        raise TargetError(msg)
-
-    real_root = os.path.realpath(label)
-    max_size = limits.max_member_size
-    files: dict[str, bytes] = {}
-    names: list[str] = []
-    linked_dirs: set[str] = set()
-    # (directory to list, its path relative to the root with a trailing "/", its real path)
-    stack: list[tuple[str, str, str]] = [(label, "", real_root)]
-    while stack:
-        directory, prefix, real_dir = stack.pop()
-        try:
-            with os.scandir(directory) as it:
-                entries = list(it)
-        except OSError as exc:
-            msg = f"{label}: cannot list {prefix or './'} ({exc.strerror}); check its permissions"
-            raise TargetError(msg) from exc
-        for entry in entries:
-            name = entry.name
-            rel = prefix + name
-            if entry.is_dir(follow_symlinks=False):
-                if not _skipped_dir(name):
-                    stack.append((entry.path, rel + "/", real_dir + os.sep + name))
-                continue
-            if entry.is_file(follow_symlinks=False):
-                size = -1
-            elif entry.is_symlink():
-                target = os.path.realpath(entry.path)
-                if not _inside(target, real_root):
-                    continue  # leaves the tree
-                try:
-                    target_stat = Path(target).stat()
-                except OSError:
-                    continue  # dangling
-                if stat.S_ISDIR(target_stat.st_mode):
-                    if _skipped_dir(name) or target in linked_dirs or _inside(real_dir, target):
-                        continue  # already listed, or a loop
-                    linked_dirs.add(target)
-                    stack.append((entry.path, rel + "/", target))
-                    continue
-                if not stat.S_ISREG(target_stat.st_mode):
-                    continue
-                size = target_stat.st_size
-            else:
-                continue  # FIFO, socket or device: never open it
-            names.append(rel)
-            if not wanted(rel):
-                continue
-            try:
-                if size < 0:
-                    size = entry.stat(follow_symlinks=False).st_size
-                if size <= max_size:
-                    files[rel] = Path(entry.path).read_bytes()
-            except OSError as exc:
-                msg = f"{label}: cannot read {rel} ({exc.strerror}); check its permissions"
-                raise TargetError(msg) from exc
-    names.sort()
-    return ProjectFiles(label=label, root=label, files=files, names=tuple(names))
 
 
 # --------------------------------------------------------------------------- archives
