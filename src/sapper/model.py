@@ -22,6 +22,7 @@ __all__ = [
     "TargetKind",
     "TargetResult",
     "Verdict",
+    "version_summary",
 ]
 
 #: ``removed``: fails in the evaluated setuptools; ``overdue``: a warning past its due date,
@@ -56,6 +57,10 @@ class Finding:
     one range; a version fails if any of them contains it) over the released setuptools
     versions sapper knows. ``fails_enforced`` is the same under
     ``SETUPTOOLS_ENFORCE_DEPRECATION=1`` and always includes ``fails``.
+
+    ``message`` is the rule's own prose; ``summary`` is the version summary made by
+    :func:`version_summary` from the version sets and due date when the finding was
+    reported. Renderers show :attr:`text`, the two together.
     """
 
     code: str
@@ -70,6 +75,38 @@ class Finding:
     due_date: str | None = None
     fix: str | None = None
     status: Status = "deprecated"
+    summary: str = ""
+
+    @property
+    def text(self) -> str:
+        """The message followed by the version summary in parentheses (what renderers show)."""
+        return f"{self.message} ({self.summary})" if self.summary else self.message
+
+
+def version_summary(
+    fails: tuple[str, ...],
+    fails_enforced: tuple[str, ...],
+    warns: tuple[str, ...],
+    due_date: str | None,
+    *,
+    today: str,
+) -> str:
+    """The one wording of a finding's versions: where it fails, where it fails only with
+    ``SETUPTOOLS_ENFORCE_DEPRECATION=1``, and the deprecation's due date (``overdue since``
+    when ``due_date`` is before ``today``, an ISO date), or where it warns when nothing fails
+    and there is no due date. Empty when there is nothing to say."""
+    parts: list[str] = []
+    if fails:
+        parts.append("fails in setuptools " + " | ".join(fails))
+    extra = [s for s in fails_enforced if s not in fails]
+    if extra:
+        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
+    if due_date:
+        when = "overdue since" if due_date < today else "due"
+        parts.append(f"deprecation {when} {due_date} in the newest release")
+    elif warns and not fails:
+        parts.append("warns in setuptools " + " | ".join(warns))
+    return "; ".join(parts)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

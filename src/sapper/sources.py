@@ -65,14 +65,7 @@ _MAX_LINK_TARGET: Final = 4096
 _MAX_LINK_HOPS: Final = 40
 
 
-def _human(size: float) -> str:
-    unit = "bytes"
-    for larger in ("KiB", "MiB", "GiB", "TiB"):
-        if size < 1024:
-            break
-        size /= 1024
-        unit = larger
-    return f"{size:.4g} {unit}"
+_human = _tar._human  # one way to write a size in messages: the tar reader's
 
 
 def _hostile(label: str, raw_name: str, problem: str) -> ArchiveError:

@@ -199,7 +199,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
             "findings": [
                 {
                     "code": f.code,
-                    "message": f.message,
+                    "message": f.text,
                     "path": f.path,
                     "line": f.line,
                     "fails": list(f.fails),

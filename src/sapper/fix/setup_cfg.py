@@ -625,7 +625,7 @@ def fix_setup_cfg(
                 code=f.code,
                 path=PATH,
                 line=f.line,
-                message=f"setup.cfg not edited: {f.message}; fix this first",
+                message=f"setup.cfg not edited: {f.text}; fix this first",
                 status="skipped",
             )
             for f in blocking[:1]

@@ -678,7 +678,7 @@ def unhandled(findings: Sequence[Finding], edits: Sequence[Edit]) -> list[Edit]:
             code=finding.code,
             path=PATH,
             line=finding.line,
-            message=f"no automatic fix: {finding.message}",
+            message=f"no automatic fix: {finding.text}",
             status="skipped",
         )
         for finding in findings

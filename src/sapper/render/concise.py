@@ -19,7 +19,7 @@ def render_concise(results: Sequence[TargetResult], *, quiet: bool = False) -> s
             where = finding_path(result, f)
             if f.line is not None:
                 where += f":{f.line}:{f.column or 1}"
-            lines.append(f"{where}: {f.code} [{f.status}] {f.message}")
+            lines.append(f"{where}: {f.code} [{f.status}] {f.text}")
             count += 1
         lines.extend(f"{result.target}: error ({e.type}): {e.message}" for e in result.errors)
     if not quiet:

@@ -32,7 +32,7 @@ def _annotation(result: TargetResult, f: Finding) -> str:
         props.append(f"line={f.line}")
         props.append(f"col={f.column or 1}")
     props.append(f"title={escape_property(f'sapper {f.code} {f.slug} [{f.status}]')}")
-    return f"::{_LEVEL[f.status]} {','.join(props)}::{escape_data(f.message)}"
+    return f"::{_LEVEL[f.status]} {','.join(props)}::{escape_data(f.text)}"
 
 
 def render_github(results: Sequence[TargetResult]) -> str:

@@ -19,7 +19,8 @@ def finding_dict(f: Finding) -> dict[str, Any]:
     return {
         "code": f.code,
         "slug": f.slug,
-        "message": f.message,
+        "message": f.text,
+        "summary": f.summary,
         "path": f.path,
         "line": f.line,
         "column": f.column,

@@ -58,7 +58,7 @@ def _result(result: TargetResult, f: Finding, index: int) -> dict[str, Any]:
         "ruleId": f.code,
         "ruleIndex": index,
         "level": _LEVEL[f.status],
-        "message": {"text": f.message},
+        "message": {"text": f.text},
         "locations": [{"physicalLocation": location}],
         "properties": {
             "target": result.target,

@@ -95,7 +95,7 @@ def render_text(results: Sequence[TargetResult], style: Style, *, show_fix: bool
     for result in results:
         lines.append(style.bold(_header(result)))
         for f in result.findings:
-            lines.append(f"{_location(result, f)}: {_code(style, f)} {f.message}")
+            lines.append(f"{_location(result, f)}: {_code(style, f)} {f.text}")
             if show_fix and f.fix:
                 lines.extend(style.dim(f"    | {x}") for x in f.fix.splitlines())
         n_findings += len(result.findings)

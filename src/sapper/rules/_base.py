@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..facts import ProjectFacts
-from ..model import Finding, Reference
+from ..model import Finding, Reference, version_summary
 
 __all__ = [
     "FAMILIES",
@@ -46,7 +46,9 @@ class Context(ProjectFacts):
         due_date: str | None = None,
         fix: str | None = None,
     ) -> Finding:
-        """A finding of rule ``code``, its slug filled from the registry."""
+        """A finding of rule ``code``, its slug filled from the registry and its version
+        summary from :func:`~sapper.model.version_summary` (``message`` is the rule's own
+        prose, without the versions)."""
         return Finding(
             code=code,
             slug=slug_of(code),
@@ -59,6 +61,9 @@ class Context(ProjectFacts):
             warns=warns,
             due_date=due_date,
             fix=fix,
+            summary=version_summary(
+                fails, fails_enforced, warns, due_date, today=self.today.isoformat()
+            ),
         )
 
 

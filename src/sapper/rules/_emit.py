@@ -1,7 +1,8 @@
 """One way to build a finding and the version-set helpers every rule family shares.
 
 A finding's code and slug come from the rule registry; the failing, enforced and warning
-version sets are turned into PEP 440 specifier strings by the catalogue.
+version sets are turned into PEP 440 specifier strings by the catalogue, and the version
+summary is made from them by ``Context.report`` (rules write only their own prose).
 """
 
 from __future__ import annotations
@@ -46,27 +47,6 @@ def due_sets(
 # ------------------------------------------------------------------------------ findings
 
 
-def _describe(
-    ctx: Context,
-    fails: tuple[str, ...],
-    enforced: tuple[str, ...],
-    due: str | None,
-    warns: tuple[str, ...],
-) -> str:
-    parts: list[str] = []
-    if fails:
-        parts.append("fails in setuptools " + " | ".join(fails))
-    extra = [s for s in enforced if s not in fails]
-    if extra:
-        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
-    if due:
-        when = "overdue since" if due < ctx.today.isoformat() else "due"
-        parts.append(f"deprecation {when} {due} in the newest release")
-    elif warns and not fails:
-        parts.append("warns in setuptools " + " | ".join(warns))
-    return "; ".join(parts)
-
-
 def make_finding(
     ctx: Context,
     code: str,
@@ -85,10 +65,9 @@ def make_finding(
     f = cat.to_specifiers(failing)
     e = cat.to_specifiers((enforced or set()) | failing)
     w = cat.to_specifiers(warns or set())
-    described = _describe(ctx, f, e, due, w)
     return ctx.report(
         code=code,
-        message=message + (f" ({described})" if described else ""),
+        message=message,
         path=path,
         line=line,
         column=1 if line is not None else None,
@@ -111,12 +90,12 @@ def failing_finding(  # noqa: PLR0917
     *,
     fix: str | None = None,
 ) -> Finding:
-    """A finding that fails in ``failing`` (enforced or not): ``message (fails in setuptools
-    RANGES)``."""
+    """A finding that fails in ``failing`` (enforced or not); the version summary is
+    ``fails in setuptools RANGES``."""
     fails = ctx.catalogue.to_specifiers(failing)
     return ctx.report(
         code=code,
-        message=f"{message} (fails in setuptools {' | '.join(fails)})",
+        message=message,
         path=path,
         line=line,
         column=column,

@@ -103,7 +103,7 @@ def _check(ctx: Context) -> Iterable[Finding]:
                 message=(
                     f"{item.where} asks for `{item.text}`, so the build gets {name} "
                     f"{version}, which imports `pkg_resources` when setuptools loads it: "
-                    f"setuptools {' | '.join(fails)} does not ship it (ModuleNotFoundError)"
+                    "not every setuptools release ships it (ModuleNotFoundError)"
                 ),
                 path=item.path,
                 line=item.line,

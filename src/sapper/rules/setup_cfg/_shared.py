@@ -204,27 +204,6 @@ def _error_finding(exc: Exception) -> tuple[str, str, str]:
     return ("SC004", f"configparser rejects setup.cfg: {exc}", "")  # pragma: no cover
 
 
-def _describe(
-    ctx: Context,
-    fails: tuple[str, ...],
-    enforced: tuple[str, ...],
-    due: str | None,
-    warns: tuple[str, ...],
-) -> str:
-    parts: list[str] = []
-    if fails:
-        parts.append("fails in setuptools " + " | ".join(fails))
-    if due:
-        when = "overdue since" if due < ctx.today.isoformat() else "due"
-        parts.append(f"deprecation {when} {due}")
-    elif warns and not fails:
-        parts.append("deprecated")
-    extra = [s for s in enforced if s not in fails]
-    if extra and due:
-        parts.append("fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in " + " | ".join(extra))
-    return "; ".join(parts)
-
-
 def analyse_setup_cfg(ctx: Context) -> tuple[Finding, ...]:
     """Every SC finding of the project (cached per context)."""
     result: tuple[Finding, ...] = ctx.once(_analyse)
@@ -341,12 +320,10 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         warns = cat.to_specifiers(acc.warns)
         due = max(acc.due) if acc.due else None
         place = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
-        described = _describe(ctx, fails, enforced, due, warns)
         findings.append(
             ctx.report(
                 code=code,
-                message=f"{kind} `{key}` in {place}: {advice}"
-                + (f" ({described})" if described else ""),
+                message=f"{kind} `{key}` in {place}: {advice}",
                 path=PATH,
                 line=key_line,
                 column=key_col,

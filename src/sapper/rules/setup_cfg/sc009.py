@@ -39,14 +39,7 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
                 code="SC009",
                 message=(
                     f"[{item.section}] universal = {item.value.strip()} is deprecated since "
-                    "setuptools 75.1.0 "
-                    f"(`bdist_wheel.universal is deprecated`, due {due}"
-                    + (
-                        f"; overdue: fails in setuptools {' | '.join(enforced)} with "
-                        "SETUPTOOLS_ENFORCE_DEPRECATION=1)"
-                        if overdue
-                        else ")"
-                    )
+                    "setuptools 75.1.0 (`bdist_wheel.universal is deprecated`)"
                 ),
                 path=PATH,
                 line=item.line,

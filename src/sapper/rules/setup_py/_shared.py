@@ -8,6 +8,8 @@ What the rules of this family share; each rule lives in its own module."""
 
 from __future__ import annotations
 
+import ast
+
 from ...facts.setup_py import (
     PATH,
 )
@@ -27,6 +29,20 @@ def _finding(  # noqa: PLR0917
     fix: str | None = None,
 ) -> Finding:
     return failing_finding(ctx, code, message, PATH, line, column, failing, fix=fix)
+
+
+def keyword_values(ctx: Context, name: str) -> list[ast.expr]:
+    """The values of ``setup()``'s keyword ``name``, a module-level constant it names
+    replaced by the constant's value."""
+    values: list[ast.expr] = []
+    for kw in ctx.setup_py.keywords:
+        if kw.name != name:
+            continue
+        node = kw.node
+        if isinstance(node, ast.Name):
+            node = ctx.setup_py.constants.get(node.id, node)
+        values.append(node)
+    return values
 
 
 _REQUIREMENT_KEYWORDS = ("install_requires", "setup_requires")

@@ -56,9 +56,7 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
         findings.append(
             ctx.report(
                 code="SP002",
-                message=(
-                    f"setup() gets `use_2to3`: {what} (fails in setuptools {' | '.join(fails)})"
-                ),
+                message=f"setup() gets `use_2to3`: {what}",
                 path=PATH,
                 line=kw.line,
                 column=kw.column,

@@ -133,13 +133,9 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
         advice = _NAME_ADVICE.get(site.name, "stop using it")
         parts = []
         if fails:
-            parts.append(f"setuptools {' | '.join(fails)} does not define it (ImportError)")
+            parts.append("setuptools removed it (ImportError)")
         if warns:
-            parts.append(
-                f"setuptools {' | '.join(warns)} serves it with a deprecation warning"
-                + (f" due {due}" if due else "")
-                + (" (an error under SETUPTOOLS_ENFORCE_DEPRECATION=1)" if overdue else "")
-            )
+            parts.append(f"setuptools {' | '.join(warns)} serves it with a deprecation warning")
         findings.append(
             ctx.report(
                 code="SP003",

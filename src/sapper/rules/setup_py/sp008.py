@@ -16,6 +16,7 @@ from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from ._shared import (
     _finding,
+    keyword_values,
 )
 
 #: distutils helpers and Command methods that took ``dry_run`` until setuptools 81.
@@ -64,12 +65,7 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
     """Names of setup.py classes a wheel build runs: the ``cmdclass`` entries for build
     commands and the setup.py classes they derive from."""
     direct: set[str] = set()
-    for kw in ctx.setup_py.keywords:
-        if kw.name != "cmdclass":
-            continue
-        node = kw.node
-        if isinstance(node, ast.Name):
-            node = ctx.setup_py.constants.get(node.id, node)
+    for node in keyword_values(ctx, "cmdclass"):
         pairs: list[tuple[str, ast.expr]] = []
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):

@@ -17,6 +17,7 @@ from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from ._shared import (
     _finding,
+    keyword_values,
 )
 
 
@@ -75,12 +76,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
             return any(from_distutils(b, depth + 1) for b in bases)
         return False
 
-    for kw in ctx.setup_py.keywords:
-        if kw.name != "cmdclass":
-            continue
-        node = kw.node
-        if isinstance(node, ast.Name):
-            node = ctx.setup_py.constants.get(node.id, node)
+    for node in keyword_values(ctx, "cmdclass"):
         if not isinstance(node, ast.Dict):
             continue
         for key, value in zip(node.keys, node.values, strict=True):
