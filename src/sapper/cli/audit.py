@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._exceptions import UsageError
 from ._common import (
@@ -15,7 +16,10 @@ from ._common import (
     progress_enabled,
 )
 
-__all__ = ["add_audit_target_options", "add_parser"]
+if TYPE_CHECKING:
+    from ..audit import AuditReport
+
+__all__ = ["add_audit_target_options", "add_parser", "run_audit"]
 
 EXIT_OK = ExitCode.OK
 EXIT_FAILS = ExitCode.FINDINGS
@@ -142,17 +146,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(handler=_run)
 
 
-def _run(args: argparse.Namespace) -> int:
-    import json
+def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
+    """Call :func:`sapper.audit.audit` with the options :func:`add_audit_target_options` added
+    (``target``: with ``--python``/``--platform``), showing progress on a terminal."""
+    from ..audit import audit
 
-    from ..audit import audit, report_json
-    from ..audit.emit import emit, plan_constraints
-    from ..audit.render import render_table
-    from ..render.text import Style, use_color
-
-    if args.output is not None and args.emit is None:
-        msg = "-o/--output goes with --emit pip|uv|poetry"
-        raise UsageError(msg)
     show = progress_enabled()
 
     def progress(i: int, total: int, name: str) -> None:
@@ -161,10 +159,10 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     try:
-        report = audit(
+        return audit(
             args.input,
-            python=args.python,
-            platforms=args.platform,
+            python=args.python if target else None,
+            platforms=args.platform if target else [],
             index_url=args.index_url,
             no_index=args.no_index,
             find_links=[str(Path(p).resolve()) for p in args.find_links],
@@ -177,6 +175,20 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if show:
             sys.stderr.write("\r\x1b[K")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import json
+
+    from ..audit import report_json
+    from ..audit.emit import emit, plan_constraints
+    from ..audit.render import render_table
+    from ..render.text import Style, use_color
+
+    if args.output is not None and args.emit is None:
+        msg = "-o/--output goes with --emit pip|uv|poetry"
+        raise UsageError(msg)
+    report = run_audit(args, target=True)
     plan = plan_constraints(report)
     out = sys.stdout
     if args.emit is not None:

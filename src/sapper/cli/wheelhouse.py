@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ._common import ExitCode, HelpFormatter, exit_codes_epilog, positive_int, progress_enabled
-from .audit import add_audit_target_options
+from .audit import add_audit_target_options, run_audit
 
 __all__ = ["add_parser"]
 
@@ -83,7 +83,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import SandboxError
-    from ..audit import audit
     from ..audit.wheelhouse import build_wheelhouse
     from ..build import Builder, Limits
     from ..pypi import DEFAULT_INDEX_URL, Index
@@ -99,6 +98,7 @@ def _run(args: argparse.Namespace) -> int:
     except SandboxError as exc:
         sys.stderr.write(f"sapper: error: {exc}\n")
         return 3
+    report = run_audit(args, target=False)
     show = progress_enabled()
 
     def progress(i: int, total: int, name: str) -> None:
@@ -106,17 +106,6 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r\x1b[K{i + 1}/{total} {name}")
             sys.stderr.flush()
 
-    report = audit(
-        args.input,
-        index_url=args.index_url,
-        no_index=args.no_index,
-        find_links=[str(Path(p).resolve()) for p in args.find_links],
-        only_binary=args.only_binary,
-        no_binary=args.no_binary,
-        enforce_deprecations=args.enforce_deprecations,
-        cache_dir=args.cache_dir,
-        on_package=progress,
-    )
     index = Index(args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir)
     try:
         result = build_wheelhouse(
