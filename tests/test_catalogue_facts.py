@@ -16,8 +16,10 @@ import pytest
 from sapper.versions import Catalogue, CfgFacts
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cat() -> Catalogue:
+    """Per test (not per module): each test then runs the loading code itself, which is
+    what a mutation run's coverage map needs to send its mutants to these tests."""
     raw = json.loads(resources.files("sapper").joinpath("data/setuptools.json").read_text())
     return Catalogue(raw)
 
