@@ -159,6 +159,11 @@ def test_releases(cat: Catalogue) -> None:
             "setuptools 78.0.3 was never published on PyPI, so no build can get it; "
             "the releases around it are 78.0.2 and 78.1.0",
         ),
+        (  # just above the oldest release: a gap, not "older than the oldest"
+            "38.0.5",
+            "setuptools 38.0.5 was never published on PyPI, so no build can get it; "
+            "the releases around it are 38.0.0 and 38.1.0",
+        ),
     ],
 )
 def test_validate_version(cat: Catalogue, text: str, expected: str) -> None:
@@ -179,6 +184,7 @@ def test_validate_version(cat: Catalogue, text: str, expected: str) -> None:
         (None, None, "84.2.1"),
         (None, "3.9", "82.0.1"),  # the newest whose Requires-Python admits 3.9
         ("==59.1.0", None, "59.1.0"),  # yanked, but pinned: pip takes it
+        ("===59.1.0", None, "59.1.0"),  # arbitrary equality pins too
         ("<59.2", None, "59.1.1"),  # yanked 59.1.0 skipped when not pinned
         ("<63.0.0", None, "62.6.0"),  # pre-release 63.0.0b1 skipped
         ("==63.0.0b1", None, "63.0.0b1"),  # unless asked for
