@@ -91,12 +91,28 @@ def _survivors(work: Path) -> list[str]:
     return [line.strip() for line in proc.stdout.splitlines() if "survived" in line]
 
 
-def run(module: str, scratch: Path, max_children: int, *, survivors: bool) -> dict[str, object]:
+def run(
+    module: str,
+    scratch: Path,
+    max_children: int,
+    *,
+    survivors: bool,
+    names: list[str] | None = None,
+) -> dict[str, object]:
     work = _copy(module, scratch)
-    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     start = time.perf_counter()
     proc = subprocess.run(
-        ["nice", sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+        [
+            "nice",
+            sys.executable,
+            "-m",
+            "mutmut",
+            "run",
+            "--max-children",
+            str(max_children),
+            *(names or []),
+        ],
         cwd=work,
         env=env,
         check=False,
@@ -133,11 +149,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies")
+    parser.add_argument(
+        "--mutants",
+        nargs="+",
+        metavar="NAME",
+        help="run only these mutants (mutmut names or globs), e.g. an earlier run's survivors",
+    )
+    parser.add_argument("--scratch", type=Path, help="scratch directory (default: $TMPDIR)")
     args = parser.parse_args(argv)
-    scratch = Path(tempfile.gettempdir()) / "sapper-mutation"
+    scratch = args.scratch or Path(tempfile.gettempdir()) / "sapper-mutation"
     rows = []
     for module in args.modules:
-        row = run(module, scratch, args.max_children, survivors=args.survivors)
+        row = run(module, scratch, args.max_children, survivors=args.survivors, names=args.mutants)
         rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)

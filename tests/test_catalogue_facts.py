@@ -16,8 +16,10 @@ import pytest
 from sapper.versions import Catalogue, CfgFacts
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cat() -> Catalogue:
+    """Per test (not per module): each test then runs the loading code itself, which is
+    what a mutation run's coverage map needs to send its mutants to these tests."""
     raw = json.loads(resources.files("sapper").joinpath("data/setuptools.json").read_text())
     return Catalogue(raw)
 
@@ -134,3 +136,65 @@ def test_releases(cat: Catalogue) -> None:
     assert cat.release("63.0.0b1") is not None
     assert cat.modules["pkg_resources"] == [["38.0.0", "81.0.0"]]
     assert "setuptools" in cat.names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("78.0.1", "78.0.1"),
+        ("78.0.01", "78.0.1"),  # normalised to the release's own spelling
+        ("nope", "--setuptools 'nope' is not a valid version; pass one such as 78.0.1"),
+        (
+            "1.0",
+            "setuptools 1.0 is older than the oldest release sapper models (38.0.0); "
+            "pass a newer version",
+        ),
+        (
+            "999",
+            "setuptools 999 is newer than the newest release sapper knows (84.2.1); "
+            "upgrade sapper, or pass a known version",
+        ),
+        (
+            "78.0.3",
+            "setuptools 78.0.3 was never published on PyPI, so no build can get it; "
+            "the releases around it are 78.0.2 and 78.1.0",
+        ),
+        (  # just above the oldest release: a gap, not "older than the oldest"
+            "38.0.5",
+            "setuptools 38.0.5 was never published on PyPI, so no build can get it; "
+            "the releases around it are 38.0.0 and 38.1.0",
+        ),
+    ],
+)
+def test_validate_version(cat: Catalogue, text: str, expected: str) -> None:
+    """The whole message: it says what is wrong and what to do."""
+    from sapper._exceptions import UsageError
+
+    if expected[0].isdigit():
+        assert cat.validate_version(text) == expected
+    else:
+        with pytest.raises(UsageError) as info:
+            cat.validate_version(text)
+        assert str(info.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("requirement", "python", "expected"),
+    [
+        (None, None, "84.2.1"),
+        (None, "3.9", "82.0.1"),  # the newest whose Requires-Python admits 3.9
+        ("==59.1.0", None, "59.1.0"),  # yanked, but pinned: pip takes it
+        ("===59.1.0", None, "59.1.0"),  # arbitrary equality pins too
+        ("<59.2", None, "59.1.1"),  # yanked 59.1.0 skipped when not pinned
+        ("<63.0.0", None, "62.6.0"),  # pre-release 63.0.0b1 skipped
+        ("==63.0.0b1", None, "63.0.0b1"),  # unless asked for
+        (">=999", None, None),
+    ],
+)
+def test_select(
+    cat: Catalogue, requirement: str | None, python: str | None, expected: str | None
+) -> None:
+    from packaging.specifiers import SpecifierSet
+
+    spec = SpecifierSet(requirement) if requirement is not None else None
+    assert cat.select(spec, python=python) == expected
