@@ -44,6 +44,18 @@ CASES = [
         (("SP002", "applied"),),
     ),
     Case(
+        "use_2to3-empty-list-is-false",
+        "from setuptools import setup\nsetup(name='x', use_2to3=[])\n",
+        "from setuptools import setup\nsetup(name='x')\n",
+        (("SP002", "applied"),),
+    ),
+    Case(
+        "use_2to3-non-literal-unsafe",
+        "from setuptools import setup\nsetup(name='x', use_2to3=FLAG)\n",
+        "from setuptools import setup\nsetup(name='x', use_2to3=FLAG)\n",
+        (("SP002", "unsafe"),),
+    ),
+    Case(
         "use_2to3-true-unsafe",
         "from setuptools import setup\nsetup(name='x', use_2to3=True)\n",
         "from setuptools import setup\nsetup(name='x', use_2to3=True)\n",

@@ -111,15 +111,17 @@ def _is_setup_call(node: cst.Call) -> bool:
 
 
 def _falsy(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` is a false literal (``False``, ``0``, ``""``, an empty container...),
+    read as SP002 reads it: :func:`ast.literal_eval` of its source, which runs no code."""
+    import ast
+
     import libcst as cst
 
-    if isinstance(node, cst.Name):
-        return node.value in ("False", "None")
-    if isinstance(node, cst.Integer):
-        return node.value == "0"
-    if isinstance(node, cst.SimpleString):
-        return node.evaluated_value in ("", b"")
-    return False
+    try:
+        value = ast.literal_eval(cst.Module(body=[]).code_for_node(node).strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return not value
 
 
 def _drop_items(items: Sequence[Any], drop: set[int]) -> list[Any]:
