@@ -174,7 +174,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--run",
         metavar="ID",
-        help="with --export or --report only: which run (default: the newest)",
+        help="with --export only: which run (default: the newest); `sapper report "
+        "--canary ID` reports one",
     )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="the report printed at the end"
