@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import functools
 import os
 import sys
 from collections.abc import Mapping
@@ -136,6 +137,48 @@ def positive_int(text: str) -> int:
 def progress_enabled() -> bool:
     """Progress output on stderr: only on a terminal, never in CI logs."""
     return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+@functools.cache
+def top_list_date() -> str:
+    """The date of the top-PyPI-packages list shipped with sapper, read from the head of the
+    file only (``--help`` must stay fast)."""
+    import json
+    from importlib import resources
+
+    with resources.files("sapper").joinpath("data/top-pypi-packages.json").open("rb") as f:
+        head = f.read(200).decode("utf-8", "replace")
+    try:
+        return str(json.loads(head.split(',"rows"', 1)[0] + "}")["date"])
+    except (ValueError, KeyError):  # pragma: no cover - the file is ours
+        return "unknown"
+
+
+def add_corpus_options(parser: argparse.ArgumentParser, *, versions_help: str) -> None:
+    """``--top`` and ``--versions``: how scan and canary take their corpus beyond SOURCE."""
+    parser.add_argument(
+        "--top",
+        metavar="N",
+        type=positive_int,
+        help=f"add the N most-downloaded projects on PyPI (list of {top_list_date()})",
+    )
+    parser.add_argument(
+        "--versions",
+        metavar="WHICH",
+        default="newest",
+        help=f"{versions_help}: newest (default), all, before:YYYY-MM-DD (the newest uploaded "
+        "before that day) or newest-per-year",
+    )
+
+
+def add_progress_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--progress auto|always|never`` (auto: when stderr is a terminal)."""
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help=f"{what} (auto: when stderr is a terminal)",
+    )
 
 
 def add_rule_selection(

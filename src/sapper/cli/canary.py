@@ -12,7 +12,9 @@ from ._common import (
     DEFAULT_STORE,
     ExitCode,
     HelpFormatter,
+    add_corpus_options,
     add_index_options,
+    add_progress_option,
     exit_codes_epilog,
     positive_int,
     progress_enabled,
@@ -105,16 +107,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="classify sdists built by other backends too (default: not-setuptools)",
     )
-    parser.add_argument(
-        "--top", metavar="N", type=positive_int, help="add the N most-downloaded projects on PyPI"
-    )
-    parser.add_argument(
-        "--versions",
-        metavar="WHICH",
-        default="newest",
-        help="releases of each requirement, as for scan: newest, all, "
-        "before:YYYY-MM-DD, newest-per-year",
-    )
+    add_corpus_options(parser, versions_help="releases of each requirement, as for scan")
     parser.add_argument(
         "--timeout",
         metavar="SECONDS",
@@ -180,12 +173,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="the report printed at the end"
     )
-    parser.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="a progress line with counts per class (auto: on a terminal)",
-    )
+    add_progress_option(parser, "a progress line with counts per class")
     add_index_options(parser, no_cache=False)
     parser.set_defaults(handler=_run)
 

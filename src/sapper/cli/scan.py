@@ -12,13 +12,16 @@ from ._common import (
     DEFAULT_STORE,
     ExitCode,
     HelpFormatter,
+    add_corpus_options,
     add_index_options,
+    add_progress_option,
     add_rule_selection,
     apply_cache_cap,
     cache_cap,
     exit_codes_epilog,
     positive_int,
     progress_enabled,
+    top_list_date,
     validate_rule_selection,
 )
 
@@ -30,21 +33,8 @@ __all__ = ["add_parser"]
 _DEFAULT_DASK_DB = Path(".sapper/scan-parquet")
 
 
-def _top_list_date() -> str:
-    import json
-    from importlib import resources
-
-    # read only the head of the file: --help must stay fast
-    with resources.files("sapper").joinpath("data/top-pypi-packages.json").open("rb") as f:
-        head = f.read(200).decode("utf-8", "replace")
-    try:
-        return str(json.loads(head.split(',"rows"', 1)[0] + "}")["date"])
-    except (ValueError, KeyError):  # pragma: no cover - the file is ours
-        return "unknown"
-
-
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    date = _top_list_date()
+    date = top_list_date()
     parser = sub.add_parser(
         "scan",
         help="scan a corpus of sdists into a database",
@@ -76,19 +66,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SOURCE",
         help="directory of sdists, sdist, file listing sources, or requirement",
     )
-    parser.add_argument(
-        "--top",
-        metavar="N",
-        type=positive_int,
-        help=f"add the N most-downloaded projects on PyPI (list of {date})",
-    )
-    parser.add_argument(
-        "--versions",
-        metavar="WHICH",
-        default="newest",
-        help="releases to take of each requirement: newest (default), all, "
-        "before:YYYY-MM-DD (the newest uploaded before that day) or newest-per-year",
-    )
+    add_corpus_options(parser, versions_help="releases to take of each requirement")
     parser.add_argument(
         "--db",
         metavar="PATH",
@@ -147,12 +125,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="write the results to FILE.parquet or FILE.jsonl (one `check --format json` "
         "target per line) after the scan, or alone when no SOURCE is given",
     )
-    parser.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="progress bar on stderr (auto: when stderr is a terminal)",
-    )
+    add_progress_option(parser, "progress bar on stderr")
     parser.set_defaults(handler=_run)
 
 
