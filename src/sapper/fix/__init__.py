@@ -127,8 +127,10 @@ def fix_files(
     ``select``/``ignore`` take rule codes or prefixes as in ``sapper check``. The rules'
     findings decide what is fixed, so a fixed project has no findings left for the rules
     fixed, except for the edits reported as unsafe or skipped. With ``suppressions`` (and
-    ``per_file_ignores``) a suppressed setup.cfg finding is not fixed, nor is a setup.py
-    rule whose findings are all suppressed.
+    ``per_file_ignores``) a suppressed finding is never fixed, finding by finding: in
+    setup.cfg its key or section is left as written, and in setup.py an edit that would
+    change a line whose finding is suppressed is not made, even when another finding of the
+    same rule in the file is fixed.
     """
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
@@ -145,11 +147,21 @@ def fix_files(
             select=select,
             ignore=ignore,
             today=today,
-            suppressions=suppressions,
-            per_file_ignores=per_file_ignores,
         ),
     )
-    reported = {f.code for f in checked.findings}
+    kept: tuple[Finding, ...] = checked.findings
+    suppressed: tuple[Finding, ...] = ()
+    if suppressions or per_file_ignores:
+        from ..suppress import apply_suppressions
+
+        split = apply_suppressions(
+            checked.findings,
+            files.files,
+            comments=suppressions,
+            per_file_ignores=per_file_ignores,
+        )
+        kept, suppressed = split.kept, split.suppressed
+    reported = {f.code for f in kept}
     if not reported:
         return FixResult(label=files.label)
     new_files: dict[str, bytes] = {}
@@ -184,9 +196,15 @@ def fix_files(
             originals["setup.cfg"] = cfg
     py = files.files.get("setup.py")
     if py is not None and any(want(code) for code in fixable_codes("setup.py")):
-        new_py, py_edits = setup_py.fix_setup_py(py, want=want, unsafe_fixes=unsafe_fixes)
+        held: dict[str, frozenset[int]] = {}
+        for f in suppressed:
+            if f.path == "setup.py" and f.line is not None:
+                held[f.code] = held.get(f.code, frozenset()) | {f.line}
+        new_py, py_edits = setup_py.fix_setup_py(
+            py, want=want, unsafe_fixes=unsafe_fixes, held=held
+        )
         edits.extend(py_edits)
-        edits.extend(setup_py.unhandled(checked.findings, py_edits))
+        edits.extend(setup_py.unhandled(kept, py_edits))
         if new_py is not None and new_py != py:
             new_files["setup.py"] = new_py
             originals["setup.py"] = py

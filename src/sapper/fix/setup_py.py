@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -214,7 +214,48 @@ def _line(wrapper_positions: Any, node: Any) -> int | None:
     return pos.start.line if pos is not None else None
 
 
-def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -> _Plan:
+def _span(positions: Any, nodes: Iterable[Any]) -> set[int]:
+    """Every line the nodes cover."""
+    lines: set[int] = set()
+    for node in nodes:
+        pos = positions.get(node)
+        if pos is not None:
+            lines.update(range(pos.start.line, pos.end.line + 1))
+    return lines
+
+
+def _hold(plan: _Plan, held: Mapping[str, frozenset[int]], edit: Edit, lines: set[int]) -> bool:
+    """Whether ``edit`` must not be made because it would change a line whose finding of the
+    same rule is suppressed. An edit whose own line is suppressed is dropped silently (the
+    author accepted that finding); one that would reach a suppressed line from an
+    unsuppressed one is reported as skipped, naming the line."""
+    hit = sorted(lines & held.get(edit.code, frozenset()))
+    if not hit:
+        return False
+    if edit.line not in hit:
+        plan.edits.append(
+            Edit(
+                code=edit.code,
+                path=edit.path,
+                line=edit.line,
+                message=(
+                    f"{edit.message} — not made: it would also change line {hit[0]}, where "
+                    f"a `sapper: ignore[{edit.code}]` comment or per-file-ignores suppresses "
+                    "the finding; fix this one by hand"
+                ),
+                safe=edit.safe,
+                status="skipped",
+            )
+        )
+    return True
+
+
+def _plan(
+    module: cst.Module,
+    want: Callable[[str], bool],
+    unsafe_fixes: bool,
+    held: Mapping[str, frozenset[int]],
+) -> _Plan:
     import libcst as cst
     from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
@@ -263,24 +304,25 @@ def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -
                 if arg.keyword is not None and arg.keyword.value == "use_2to3":
                     safe = _falsy(arg.value)
                     st = status(safe)
-                    plan.edits.append(
-                        Edit(
-                            code="SP002",
-                            path=PATH,
-                            line=_line(positions, arg),
-                            message=(
-                                "`use_2to3` removed from setup()"
-                                + (
-                                    ""
-                                    if safe
-                                    else ": the code was converted by 2to3 before setuptools 58; "
-                                    "check that it runs on Python 3 unconverted"
-                                )
-                            ),
-                            safe=safe,
-                            status=st,
-                        )
+                    edit = Edit(
+                        code="SP002",
+                        path=PATH,
+                        line=_line(positions, arg),
+                        message=(
+                            "`use_2to3` removed from setup()"
+                            + (
+                                ""
+                                if safe
+                                else ": the code was converted by 2to3 before setuptools 58; "
+                                "check that it runs on Python 3 unconverted"
+                            )
+                        ),
+                        safe=safe,
+                        status=st,
                     )
+                    if _hold(plan, held, edit, _span(positions, [arg])):
+                        continue
+                    plan.edits.append(edit)
                     if st == "applied":
                         plan.drop_args.setdefault(call, set()).add(i)
 
@@ -366,21 +408,23 @@ def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -
         safe = not classes
         class_names = ", ".join(f"`{c.name.value}`" for c in classes)
         st = status(safe)
-        plan.edits.append(
-            Edit(
-                code="SP001",
-                path=PATH,
-                line=line,
-                message=(
-                    "setuptools.command.test import"
-                    + (f", the class {class_names} built on it" if classes else "")
-                    + " and the `cmdclass` entry removed (setuptools has no test command "
-                    "since 72)" + ("" if safe else "; the class's code and comments go with it")
-                ),
-                safe=safe,
-                status=st,
-            )
+        edit = Edit(
+            code="SP001",
+            path=PATH,
+            line=line,
+            message=(
+                "setuptools.command.test import"
+                + (f", the class {class_names} built on it" if classes else "")
+                + " and the `cmdclass` entry removed (setuptools has no test command "
+                "since 72)" + ("" if safe else "; the class's code and comments go with it")
+            ),
+            safe=safe,
+            status=st,
         )
+        touched = [stmt, *classes, *(m.elements[i] for m, i in elements)]
+        if _hold(plan, held, edit, _span(positions, touched)):
+            continue
+        plan.edits.append(edit)
         if st != "applied":
             continue
         plan.statements[stmt] = []
@@ -391,7 +435,13 @@ def _plan(module: cst.Module, want: Callable[[str], bool], unsafe_fixes: bool) -
             plan.drop_elements.setdefault(mapping, set()).add(index)
 
     _plan_pkg_resources(
-        body=body, refs=refs, parents=parents, positions=positions, plan=plan, status=status
+        body=body,
+        refs=refs,
+        parents=parents,
+        positions=positions,
+        plan=plan,
+        status=status,
+        held=held,
     )
     return plan
 
@@ -414,6 +464,7 @@ def _plan_pkg_resources(
     positions: Any,
     plan: _Plan,
     status: Callable[[bool], Status],
+    held: Mapping[str, frozenset[int]],
 ) -> None:
     import libcst as cst
 
@@ -541,17 +592,18 @@ def _plan_pkg_resources(
     safe = all(modules.values())
     st = status(safe)
     what = ", ".join(sorted(modules))
-    plan.edits.append(
-        Edit(
-            code="SP001",
-            path=PATH,
-            line=_line(positions, first),
-            message=f"pkg_resources uses rewritten with {what}"
-            + "".join(_UNSAFE_WHY[m] for m in sorted(modules) if not modules[m]),
-            safe=safe,
-            status=st,
-        )
+    edit = Edit(
+        code="SP001",
+        path=PATH,
+        line=_line(positions, first),
+        message=f"pkg_resources uses rewritten with {what}"
+        + "".join(_UNSAFE_WHY[m] for m in sorted(modules) if not modules[m]),
+        safe=safe,
+        status=st,
     )
+    if _hold(plan, held, edit, _span(positions, [*(s for s, _, _ in stmts), *replace])):
+        return
+    plan.edits.append(edit)
     if st != "applied":
         return
     plan.replace.update(replace)
@@ -570,16 +622,24 @@ def _plan_pkg_resources(
 
 
 def fix_setup_py(
-    source: bytes, *, want: Callable[[str], bool], unsafe_fixes: bool = False
+    source: bytes,
+    *,
+    want: Callable[[str], bool],
+    unsafe_fixes: bool = False,
+    held: Mapping[str, frozenset[int]] | None = None,
 ) -> tuple[bytes | None, list[Edit]]:
-    """Fix setup.py; returns the new source (None if unchanged or unparsable) and the edits."""
+    """Fix setup.py; returns the new source (None if unchanged or unparsable) and the edits.
+
+    ``held``: rule code -> lines whose finding is suppressed. An edit that would change one
+    of them is not made (see :func:`_hold`), so a suppressed finding is never fixed, even
+    when another finding of the same rule in the file is."""
     import libcst as cst
 
     try:
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
         return None, []
-    plan = _plan(module, want, unsafe_fixes)
+    plan = _plan(module, want, unsafe_fixes, held or {})
     if not (plan.replace or plan.drop_args or plan.drop_elements or plan.statements):
         return None, plan.edits
 
