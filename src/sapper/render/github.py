@@ -13,7 +13,12 @@ from ._where import finding_path
 
 __all__ = ["escape_data", "escape_property", "render_github"]
 
-_LEVEL = {"removed": "error", "overdue": "warning", "deprecated": "notice"}
+_LEVEL = {
+    "removed": "error",
+    "overdue": "warning",
+    "deprecated": "notice",
+    "requires-newer": "notice",
+}
 
 
 def escape_data(text: str) -> str:

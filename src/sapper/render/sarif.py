@@ -24,7 +24,12 @@ from ._where import finding_path
 __all__ = ["SARIF_SCHEMA", "render_sarif", "sarif_log"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_LEVEL = {"removed": "error", "overdue": "warning", "deprecated": "note"}
+_LEVEL = {
+    "removed": "error",
+    "overdue": "warning",
+    "deprecated": "note",
+    "requires-newer": "note",
+}
 
 
 def _rule_descriptor(code: str, slug: str) -> dict[str, Any]:
