@@ -54,6 +54,10 @@ class Options:
     suppressions: bool = False
     #: ``(glob, codes)`` pairs: findings in matching files are dropped.
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Report ``sapper: ignore`` comments that suppress nothing as SAP100 findings (with
+    #: ``suppressions``; see :func:`sapper.suppress.unused_suppressions`). Off by default:
+    #: the command line turns it on when a selection names SAP100 (``--select ALL``).
+    unused_suppressions: bool = False
 
 
 def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
@@ -170,6 +174,9 @@ def check_files(
             findings.extend(rule.check(ctx))
     findings = _reachable(findings, bs, cat)
     suppressed = 0
+    unused: list[Finding] = []
+    if options.suppressions and options.unused_suppressions and bs.uses_setuptools != "no":
+        unused = _unused_suppressions(findings, files, options)
     if options.suppressions or options.per_file_ignores:
         from .suppress import apply_suppressions
 
@@ -187,6 +194,7 @@ def check_files(
         verdict = dataclasses.replace(verdict, reason=verdict.reason + note)
     version = verdict.setuptools or cat.newest
     findings = [dataclasses.replace(f, status=status_at(f, version, cat)) for f in findings]
+    findings.extend(unused)  # about sapper's own comments: no status, no part in the verdict
     return TargetResult(
         target=target,
         kind=kind,
@@ -197,6 +205,26 @@ def check_files(
         backend=bs.backend,
         sha256=sha256,
         uses_setuptools=bs.uses_setuptools != "no",
+    )
+
+
+def _unused_suppressions(
+    findings: list[Finding], files: ProjectFiles, options: Options
+) -> list[Finding]:
+    """SAP100: the ``sapper: ignore`` comments that suppress none of ``findings`` (those
+    ``per-file-ignores`` suppress first do not count, as in ruff)."""
+    from .rules._base import rule_index
+    from .suppress import UNUSED_SUPPRESSION, apply_suppressions, unused_suppressions
+
+    ran = {rule.code for rule in rules_for(options.select, options.ignore)}
+    after_globs = apply_suppressions(
+        findings, files.files, comments=False, per_file_ignores=options.per_file_ignores
+    ).kept
+    return unused_suppressions(
+        after_globs,
+        files.files,
+        enabled=ran.__contains__,
+        known=(*rule_index(), UNUSED_SUPPRESSION),
     )
 
 

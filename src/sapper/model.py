@@ -30,9 +30,10 @@ __all__ = [
 #: warns) only in releases older than the evaluated one, a forward constraint on the
 #: setuptools version rather than a time bomb (a PEP 639 license string before 77);
 #: ``deprecated``: a pending deprecation (warns in the evaluated version, or fails only in
-#: newer ones).
-Status = Literal["removed", "overdue", "deprecated", "requires-newer"]
-#: Every status, most severe first.
+#: newer ones); ``suppression``: not a setuptools practice but a ``sapper: ignore`` comment
+#: that suppresses nothing (rule SAP100, reported only when selected; never in scans).
+Status = Literal["removed", "overdue", "deprecated", "requires-newer", "suppression"]
+#: Every status of a setuptools practice, most severe first.
 STATUSES: tuple[Status, ...] = ("removed", "overdue", "deprecated", "requires-newer")
 Outcome = Literal["fails", "builds", "unknown"]
 #: PEP 517 stages: ``metadata`` (``prepare_metadata_for_build_wheel``), ``wheel``

@@ -14,19 +14,65 @@ after ``#`` (or ``;`` in setup.cfg). Which lines a comment covers:
 
 Findings without a line (about a file as a whole) can only be suppressed by
 ``per-file-ignores`` or ``ignore``. Nothing here executes code: setup.py is tokenised.
+
+:func:`unused_suppressions` reports the directives that suppress nothing, as ruff's RUF100
+does for ``noqa``: rule ``SAP100`` (``unused-suppression``), sapper's own code, which runs
+only when a selection names it (``--select ALL`` or a prefix of ``SAP100``), never by
+default.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .model import Finding
 from .selection import selected
 
-__all__ = ["Suppressed", "apply_suppressions", "comment_codes", "suppressed_lines"]
+__all__ = [
+    "UNUSED_DOC",
+    "UNUSED_SUPPRESSION",
+    "Directive",
+    "Suppressed",
+    "apply_suppressions",
+    "comment_codes",
+    "directives",
+    "suppressed_lines",
+    "unused_suppressions",
+]
+
+#: The code of sapper's own rule that reports unused suppression comments (ruff's RUF100).
+UNUSED_SUPPRESSION = "SAP100"
+UNUSED_SLUG = "unused-suppression"
+#: What ``sapper rule SAP100`` prints.
+UNUSED_DOC = """\
+# SAP100 unused-suppression
+
+sapper's own rule, not a setuptools practice (as ruff's RUF100 is for `noqa`).
+
+## What it does
+
+Reports `sapper: ignore[CODES]` comments that suppress nothing, naming each stale code:
+*unused* (no finding of that code on the lines the comment covers), *non-enabled* (the
+rule did not run, so the comment cannot be judged) or *unknown* (no rule has that code).
+`per-file-ignores` apply first: a comment under a glob that already suppresses the finding
+is unused.
+
+## When it runs
+
+Only when a selection names it: `--select ALL`, `--select SC,SP,SAP100`, or
+`select = ["ALL"]` in `[tool.sapper]`; never by default, and never with
+`--ignore-suppressions` (no comment is honoured then). A comment that names SAP100 itself
+is never reported. Its findings have the status `suppression`, count towards the exit code
+(1), and take no part in the verdict.
+
+## Fix
+
+Delete the comment, or keep only the codes still in use (the finding's `fix`).
+"""
 
 _DIRECTIVE = re.compile(r"[#;]\s*sapper:\s*ignore\[([^\]]*)\]", re.IGNORECASE)
 
@@ -42,103 +88,125 @@ def comment_codes(comment: str) -> tuple[str, ...]:
     return tuple(codes)
 
 
-def _add(lines: LineMap, line: int, codes: Sequence[str]) -> None:
-    lines[line] = (*lines.get(line, ()), *codes)
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """One ``sapper: ignore[...]`` comment: where it is, its selectors, the lines it covers."""
+
+    line: int
+    #: 1-based column of the comment sign.
+    column: int
+    codes: tuple[str, ...]
+    covers: tuple[int, ...]
+    #: The comment's text, from its comment sign.
+    text: str
 
 
-def _setup_cfg_lines(text: str) -> LineMap:
-    result: LineMap = {}
-    lines = text.splitlines()
-    pending: tuple[str, ...] = ()
-    section: tuple[str, ...] = ()
-    option: tuple[str, ...] = ()
-    for number, raw in enumerate(lines, start=1):
+def _setup_cfg_directives(text: str) -> list[Directive]:
+    found: list[Directive] = []
+    covers: list[list[int]] = []  # per directive in `found`, the lines it covers
+    pending: list[int] = []  # directives (indices) on the comment lines just above
+    section: list[int] = []
+    option: list[int] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped:
-            pending = ()
+            pending = []
             continue
         if stripped[0] in "#;":
-            pending = (*pending, *comment_codes(stripped))
+            codes = comment_codes(stripped)
+            if codes:
+                pending.append(len(found))
+                found.append(Directive(number, raw.index(stripped[0]) + 1, codes, (), stripped))
+                covers.append([])
             continue
-        indented = raw[0].isspace()
-        if not indented and stripped.startswith("["):
-            section, option = pending, ()
-        elif not indented:
+        here: list[int] = []
+        if raw[0].isspace():
+            here = pending  # a comment inside a multi-line value covers the next value line
+        elif stripped.startswith("["):
+            section, option = pending, []
+        else:
             option = pending
-        elif pending:  # a comment inside a multi-line value covers the next value line
-            _add(result, number, pending)
-        codes = (*section, *option)
-        if codes:
-            _add(result, number, codes)
-        pending = ()
-    return result
+        for index in dict.fromkeys((*here, *section, *option)):
+            covers[index].append(number)
+        pending = []
+    return [dataclasses.replace(d, covers=tuple(c)) for d, c in zip(found, covers, strict=True)]
 
 
-def _comment_lines(comments: Iterable[tuple[int, bool, str]], code_lines: Sequence[int]) -> LineMap:
-    """``comments``: (line, alone on its line, text); ``code_lines``: lines holding code."""
-    result: LineMap = {}
+def _comment_directives(
+    comments: Iterable[tuple[int, int, bool, str]], code_lines: Sequence[int]
+) -> list[Directive]:
+    """``comments``: (line, column, alone on its line, text); ``code_lines``: lines of code."""
+    out: list[Directive] = []
     following = sorted(set(code_lines))
-    for line, alone, text in comments:
+    for line, column, alone, text in comments:
         codes = comment_codes(text)
         if not codes:
             continue
         if not alone:
-            _add(result, line, codes)
+            out.append(Directive(line, column, codes, (line,), text))
             continue
         nxt = next((n for n in following if n > line), None)
-        if nxt is not None:
-            _add(result, nxt, codes)
-    return result
+        out.append(Directive(line, column, codes, () if nxt is None else (nxt,), text))
+    return out
 
 
-def _python_lines(text: str) -> LineMap:
+def _python_directives(text: str) -> list[Directive]:
     import io
     import tokenize
 
-    comments: list[tuple[int, bool, str]] = []
+    comments: list[tuple[int, int, bool, str]] = []
     code_lines: list[int] = []
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError, ValueError):
-        return _plain_lines(text)
+        return _plain_directives(text)
     for tok in tokens:
         if tok.type == tokenize.COMMENT:
             alone = not tok.line[: tok.start[1]].strip()
-            comments.append((tok.start[0], alone, tok.string))
+            comments.append((tok.start[0], tok.start[1] + 1, alone, tok.string))
         elif tok.type not in skip and tok.type != tokenize.ENDMARKER:
             code_lines.extend(range(tok.start[0], tok.end[0] + 1))
-    return _comment_lines(comments, code_lines)
+    return _comment_directives(comments, code_lines)
 
 
-def _plain_lines(text: str) -> LineMap:
+def _plain_directives(text: str) -> list[Directive]:
     """``#`` comments in a line-based file (pyproject.toml): trailing or alone on a line."""
-    comments: list[tuple[int, bool, str]] = []
+    comments: list[tuple[int, int, bool, str]] = []
     code_lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped:
             continue
         if stripped.startswith("#"):
-            comments.append((number, True, stripped))
+            comments.append((number, raw.index("#") + 1, True, stripped))
             continue
         code_lines.append(number)
         hash_at = raw.find("#")
         if hash_at >= 0 and _DIRECTIVE.search(raw, hash_at):
-            comments.append((number, False, raw[hash_at:]))
-    return _comment_lines(comments, code_lines)
+            comments.append((number, hash_at + 1, False, raw[hash_at:]))
+    return _comment_directives(comments, code_lines)
+
+
+def directives(path: str, text: str) -> list[Directive]:
+    """The ``sapper: ignore`` comments of file ``path``, with the lines each covers."""
+    if "sapper" not in text.lower():
+        return []
+    name = path.rsplit("/", 1)[-1]
+    if name.endswith(".cfg"):
+        return _setup_cfg_directives(text)
+    if name.endswith(".py"):
+        return _python_directives(text)
+    return _plain_directives(text)
 
 
 def suppressed_lines(path: str, text: str) -> LineMap:
     """Line number -> selectors that ``sapper: ignore`` comments suppress in file ``path``."""
-    if "sapper" not in text.lower():
-        return {}
-    name = path.rsplit("/", 1)[-1]
-    if name.endswith(".cfg"):
-        return _setup_cfg_lines(text)
-    if name.endswith(".py"):
-        return _python_lines(text)
-    return _plain_lines(text)
+    result: LineMap = {}
+    for d in directives(path, text):
+        for line in d.covers:
+            result[line] = (*result.get(line, ()), *d.codes)
+    return dict(sorted(result.items()))
 
 
 def _file_matches(pattern: str, path: str) -> bool:
@@ -181,3 +249,94 @@ def apply_suppressions(
         else:
             kept.append(f)
     return Suppressed(kept=tuple(kept), suppressed=tuple(dropped))
+
+
+def _codes_text(codes: Sequence[str]) -> str:
+    return ", ".join(codes)
+
+
+def unused_suppressions(
+    findings: Sequence[Finding],
+    files: Mapping[str, bytes],
+    *,
+    enabled: Callable[[str], bool],
+    known: Sequence[str],
+    paths: Iterable[str] = ("setup.py", "setup.cfg", "pyproject.toml"),
+) -> list[Finding]:
+    """One ``SAP100`` finding per ``sapper: ignore[...]`` comment that suppresses nothing.
+
+    ``findings``: every finding of the selected rules before comments are applied (after
+    ``per-file-ignores``, which win, as in ruff); ``enabled``: whether a rule ran;
+    ``known``: every rule code. As ruff's RUF100 does for ``noqa``, a directive's codes are
+    *unused* (no finding of theirs on the lines it covers), *non-enabled* (no rule they name
+    ran: nothing to judge them by) or *unknown* (no rule has that code). A directive that
+    names ``SAP100`` itself is never reported. The files read are ``paths`` and those with a
+    finding.
+    """
+    covered: dict[str, dict[int, list[str]]] = {}
+    for f in findings:
+        if f.line is not None:
+            covered.setdefault(f.path, {}).setdefault(f.line, []).append(f.code)
+    out: list[Finding] = []
+    for path in dict.fromkeys((*paths, *covered)):
+        data = files.get(path)
+        if data is None:
+            continue
+        for d in directives(path, data.decode("utf-8", "surrogateescape")):
+            codes = tuple(dict.fromkeys(d.codes))
+            if any(selected(UNUSED_SUPPRESSION, (c,), ()) for c in codes):
+                continue
+            here = [code for line in d.covers for code in covered.get(path, {}).get(line, ())]
+            unknown = [c for c in codes if c != "ALL" and not any(k.startswith(c) for k in known)]
+            off = [
+                c
+                for c in codes
+                if c not in unknown and not any(enabled(k) and selected(k, (c,), ()) for k in known)
+            ]
+            unused = [
+                c
+                for c in codes
+                if c not in unknown
+                and c not in off
+                and not any(selected(k, (c,), ()) for k in here)
+            ]
+            if not (unknown or off or unused):
+                continue
+            why: list[str] = []
+            if unused:
+                if not d.covers:
+                    where = (
+                        "the comment covers no line: a blank line or the end of the file follows it"
+                    )
+                elif len(d.covers) == 1:
+                    where = f"no such finding on line {d.covers[0]}"
+                else:
+                    where = f"no such finding on lines {d.covers[0]}-{d.covers[-1]}"
+                why.append(f"unused: {_codes_text(unused)} ({where})")
+            if off:
+                why.append(f"non-enabled: {_codes_text(off)} (not selected in this run)")
+            if unknown:
+                why.append(f"unknown: {_codes_text(unknown)} (no rule has this code)")
+            stale = {*unknown, *off, *unused}
+            rest = [c for c in codes if c not in stale]
+            match = _DIRECTIVE.search(d.text)
+            fix: str | None
+            if rest and match is not None:
+                fix = (d.text[: match.start(1)] + ", ".join(rest) + d.text[match.end(1) :]).rstrip()
+                advice = f"keep only {_codes_text(rest)}"
+            else:
+                fix = None
+                advice = "remove the comment"
+            out.append(
+                Finding(
+                    code=UNUSED_SUPPRESSION,
+                    slug=UNUSED_SLUG,
+                    message=f"unused suppression `{d.text.strip()}`: {'; '.join(why)}; {advice}",
+                    path=path,
+                    line=d.line,
+                    column=d.column,
+                    fix=fix,
+                    status="suppression",
+                )
+            )
+    return out

@@ -18,6 +18,7 @@ _LEVEL = {
     "overdue": "warning",
     "deprecated": "notice",
     "requires-newer": "notice",
+    "suppression": "notice",
 }
 
 

@@ -29,6 +29,7 @@ _LEVEL = {
     "overdue": "warning",
     "deprecated": "note",
     "requires-newer": "note",
+    "suppression": "note",
 }
 
 
