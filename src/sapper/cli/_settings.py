@@ -26,6 +26,9 @@ class Settings:
     setuptools: str | None
     python: str | None
     enforce_deprecations: bool
+    #: SAP100 (unused suppression comments) was selected: by ``ALL`` or a selector naming
+    #: it, never by default (as ruff's RUF100).
+    unused_suppressions: bool = False
 
 
 def config_for(args: argparse.Namespace, target: str | None, cache: dict[Path, Config]) -> Config:
@@ -64,9 +67,11 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
     requested Python are usage errors."""
     from ..rules import all_rules
     from ..selection import Selection, resolve, validate_selectors
+    from ..suppress import UNUSED_SUPPRESSION
     from ..versions import catalogue
 
-    codes = [r.code for r in all_rules()]
+    rule_codes = [r.code for r in all_rules()]
+    codes = [*rule_codes, UNUSED_SUPPRESSION]
     origin = ""
     if config.path is not None:
         table = " [tool.sapper]" if config.path.name == "pyproject.toml" else ":"
@@ -83,13 +88,18 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
         Selection(config.select, config.ignore),
         Selection(cli_select or None, cli_ignore),
     ]
-    chosen = resolve(layers, codes)
+    chosen = set(resolve(layers, codes))
+    # SAP100 runs only when a select names it (ALL included), never by default.
+    unused = UNUSED_SUPPRESSION in chosen and any(layer.select for layer in layers)
+    chosen.discard(UNUSED_SUPPRESSION)
     if not chosen:
         msg = "--select/--ignore leave no rule to run" + (
             f" (with the selection in {config.path})" if config.path else ""
         )
+        if unused:
+            msg += f"; {UNUSED_SUPPRESSION} checks the suppressions of the rules that run"
         raise UsageError(msg)
-    select = () if len(chosen) == len(codes) else tuple(sorted(chosen))
+    select = () if len(chosen) == len(rule_codes) else tuple(sorted(chosen))
 
     cat = catalogue()
     setuptools = getattr(args, "setuptools", None)
@@ -122,6 +132,7 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
         setuptools=setuptools,
         python=python,
         enforce_deprecations=enforce,
+        unused_suppressions=unused,
     )
 
 

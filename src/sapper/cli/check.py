@@ -47,8 +47,9 @@ suppressions:
 A comment "# sapper: ignore[SC001]" (codes or prefixes, comma-separated) suppresses
 findings: in setup.py and pyproject.toml on its own line, or on the next line when it
 stands alone; in setup.cfg (full-line comments only, since configparser keeps a trailing
-comment in the value) on the option below it, or on the whole section below it. See
-docs/cli.md.
+comment in the value) on the option below it, or on the whole section below it. Rule
+SAP100 reports comments that suppress nothing; it runs only when selected (--select ALL,
+or --select SC,SP,SAP100), never by default. See docs/cli.md.
 
 """ + exit_codes_epilog(
     {
@@ -161,6 +162,7 @@ def _options(args: argparse.Namespace, config: Config) -> Options:
         no_cache=args.no_cache,
         suppressions=suppress,
         per_file_ignores=config.per_file_ignores if suppress else (),
+        unused_suppressions=settings.unused_suppressions,
     )
 
 
