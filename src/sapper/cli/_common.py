@@ -15,6 +15,7 @@ from .._defaults import DEFAULT_STORE
 from .._exceptions import UsageError
 
 __all__ = [
+    "COMMAND_EXIT_CODES",
     "DEFAULT_STORE",
     "EXIT_MEANINGS",
     "ExitCode",
@@ -24,6 +25,7 @@ __all__ = [
     "apply_cache_cap",
     "cache_cap",
     "cap_note",
+    "command_epilog",
     "exit_codes_epilog",
     "format_size",
     "positive_int",
@@ -42,7 +44,8 @@ class ExitCode(enum.IntEnum):
     FINDINGS = 1
     #: the command line is wrong: unknown option or rule code, bad version, ...
     USAGE = 2
-    #: a target (check, fix) or the result store (report) could not be read
+    #: a target (check, fix) or the result store (report) could not be read; wheelhouse: no
+    #: working sandbox (bubblewrap) and no --no-sandbox (canary says so with 2 instead)
     TARGET_ERROR = 3
     #: interrupted with Ctrl-C
     INTERRUPTED = 130
@@ -53,9 +56,84 @@ EXIT_MEANINGS: Mapping[ExitCode, str] = {
     ExitCode.OK: "success (no findings, nothing to rewrite)",
     ExitCode.FINDINGS: "findings (check; 0 with --exit-zero) or files rewritten (fix)",
     ExitCode.USAGE: "usage error (bad option, rule code, version or requirement)",
-    ExitCode.TARGET_ERROR: "a target (check, fix) or the result store (report) could not be read",
+    ExitCode.TARGET_ERROR: "a target (check, fix) or the result store (report) could not be "
+    "read; wheelhouse: no working sandbox",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
 }
+
+_INTERRUPTED = "interrupted (Ctrl-C)"
+_RESUMES = "interrupted (what is stored stays; a rerun resumes)"
+_DONE: Mapping[ExitCode, str] = {
+    ExitCode.OK: "done",
+    ExitCode.USAGE: "usage error",
+    ExitCode.INTERRUPTED: _INTERRUPTED,
+}
+
+#: What each exit code means for each sub-command: the one source of the "exit codes:"
+#: block of every ``sapper COMMAND --help`` (see :func:`command_epilog`) and of the
+#: per-command table in docs/cli.md (tests/test_exit_codes.py checks both).
+COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
+    "check": {
+        ExitCode.OK: "no findings",
+        ExitCode.FINDINGS: "findings (0 with --exit-zero)",
+        ExitCode.USAGE: "usage error (bad option, unknown rule code, malformed requirement, "
+        "setuptools version that does not exist or does not run on --python)",
+        ExitCode.TARGET_ERROR: "a target could not be analysed (damaged archive, download "
+        "failed, nothing to build, ...)",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
+    "rules": _DONE,
+    "rule": {**_DONE, ExitCode.USAGE: "no such rule"},
+    "fix": {
+        ExitCode.OK: "nothing was (or would be) rewritten",
+        ExitCode.FINDINGS: "files were rewritten (with --diff: would be rewritten)",
+        ExitCode.USAGE: "usage error",
+        ExitCode.TARGET_ERROR: "a target could not be read",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
+    "scan": {
+        ExitCode.OK: "done (bad targets are rows with an error)",
+        ExitCode.USAGE: "usage error",
+        ExitCode.INTERRUPTED: _RESUMES,
+    },
+    "report": {
+        ExitCode.OK: "report written",
+        ExitCode.USAGE: "usage error (no result store at the given path, bad option)",
+        ExitCode.TARGET_ERROR: "the store cannot be read (damaged, foreign, newer schema)",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
+    "cache": _DONE,
+    "cache info": _DONE,
+    "cache clean": _DONE,
+    "canary": {
+        ExitCode.OK: "no regression",
+        ExitCode.FINDINGS: "regressions found",
+        ExitCode.USAGE: "usage error, or no working sandbox",
+        ExitCode.INTERRUPTED: _RESUMES,
+    },
+    "audit": {
+        ExitCode.OK: "nothing that gets built from source would fail",
+        ExitCode.FINDINGS: "at least one sdist would fail with the setuptools a build gets "
+        "today (also with --emit: the emitted file is the remedy, the input still fails "
+        "without it)",
+        ExitCode.USAGE: "usage error (unreadable input, bad option)",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
+    "wheelhouse": {
+        ExitCode.OK: "every distribution is in DIR and the set installed offline from it",
+        ExitCode.FINDINGS: "something could not be built or downloaded, or the offline "
+        "install failed",
+        ExitCode.USAGE: "usage error",
+        ExitCode.TARGET_ERROR: "no working sandbox (bubblewrap): use --no-sandbox to build "
+        "unconfined",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
+}
+
+
+def command_epilog(command: str) -> str:
+    """The "exit codes:" block of ``sapper COMMAND --help``, from :data:`COMMAND_EXIT_CODES`."""
+    return exit_codes_epilog(COMMAND_EXIT_CODES[command])
 
 
 def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
