@@ -12,7 +12,7 @@ from ._common import (
     ExitCode,
     HelpFormatter,
     add_index_options,
-    exit_codes_epilog,
+    command_epilog,
     progress_enabled,
 )
 
@@ -30,15 +30,7 @@ INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary a
 options inside it are honoured), a PEP 751 pylock.toml, a uv.lock, a poetry.lock, or the
 JSON of `pip install --dry-run --report FILE`.
 
-""" + exit_codes_epilog(
-    {
-        ExitCode.OK: "nothing that gets built from source would fail",
-        ExitCode.FINDINGS: "at least one sdist would fail with the setuptools a build gets "
-        "today (also with --emit: the emitted file is the remedy, the input still fails "
-        "without it)",
-        ExitCode.USAGE: "usage error (unreadable input, bad option)",
-    }
-)
+""" + command_epilog("audit")
 
 
 def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:

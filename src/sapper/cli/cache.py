@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import ExitCode, HelpFormatter, cap_note, exit_codes_epilog, format_size
+from ._common import ExitCode, HelpFormatter, cap_note, command_epilog, format_size
 
 __all__ = ["add_parser"]
 
@@ -35,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
         "cache",
         help="show the download cache's size, or clean it",
         description=_DESCRIPTION,
-        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"}),
+        epilog=command_epilog("cache"),
         formatter_class=HelpFormatter,
     )
     sub = parser.add_subparsers(dest="cache_command", metavar="ACTION")
@@ -43,7 +43,7 @@ def add_parser(subparsers: Any) -> None:
         "info",
         help="location, size and files per kind",
         description="Show where the cache is, and its files and size per kind.",
-        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"}),
+        epilog=command_epilog("cache info"),
         formatter_class=HelpFormatter,
     )
     _cache_dir_option(info)
@@ -59,7 +59,7 @@ def add_parser(subparsers: Any) -> None:
         help="remove cached files (all, by age, or down to a size)",
         description="Remove every cached file, or only those not used for DAYS days "
         "(--older-than), or the least recently used downloads above SIZE (--max-size).",
-        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"}),
+        epilog=command_epilog("cache clean"),
         formatter_class=HelpFormatter,
     )
     _cache_dir_option(clean)

@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Any
 from .._exceptions import UsageError
 from ._common import (
     DEFAULT_STORE,
-    ExitCode,
     HelpFormatter,
     add_corpus_options,
     add_index_options,
     add_progress_option,
-    exit_codes_epilog,
+    command_epilog,
     positive_int,
     progress_enabled,
 )
@@ -60,14 +59,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "size and processes, a timeout); without a working bubblewrap sapper refuses unless "
             "--no-sandbox is given. Results go to the store (--db); running the same command "
             "again continues the run.\n\n"
-            + exit_codes_epilog(
-                {
-                    ExitCode.OK: "no regression",
-                    ExitCode.FINDINGS: "regressions found",
-                    ExitCode.USAGE: "usage error, or no working sandbox",
-                    ExitCode.INTERRUPTED: "interrupted (what is stored stays; a rerun resumes)",
-                }
-            )
+            + command_epilog("canary")
         ),
         formatter_class=HelpFormatter,
     )

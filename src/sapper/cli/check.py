@@ -15,7 +15,7 @@ from ._common import (
     add_rule_selection,
     apply_cache_cap,
     cache_cap,
-    exit_codes_epilog,
+    command_epilog,
     progress_enabled,
 )
 
@@ -51,16 +51,7 @@ comment in the value) on the option below it, or on the whole section below it. 
 SAP100 reports comments that suppress nothing; it runs only when selected (--select ALL,
 or --select SC,SP,SAP100), never by default. See docs/cli.md.
 
-""" + exit_codes_epilog(
-    {
-        ExitCode.OK: "no findings",
-        ExitCode.FINDINGS: "findings (0 with --exit-zero)",
-        ExitCode.USAGE: "usage error (bad option, unknown rule code, malformed requirement, "
-        "setuptools version that does not exist or does not run on --python)",
-        ExitCode.TARGET_ERROR: "a target could not be analysed (damaged archive, download "
-        "failed, nothing to build, ...)",
-    }
-)
+""" + command_epilog("check")
 
 
 def add_parser(subparsers: Any) -> None:

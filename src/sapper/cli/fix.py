@@ -15,7 +15,7 @@ from ._common import (
     add_rule_selection,
     apply_cache_cap,
     cache_cap,
-    exit_codes_epilog,
+    command_epilog,
 )
 
 if TYPE_CHECKING:
@@ -29,17 +29,10 @@ _EPILOG = fix_epilog() + """
 An edit that changes the built package's requirements, or deletes or rewrites code with
 another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
 alone. A finding suppressed by a "# sapper: ignore[CODE]" comment or per-file-ignores
-(see sapper check --help) is not fixed; in setup.py, a rule is fixed unless all its
-findings are suppressed.
+(see sapper check --help) is never fixed, finding by finding: in setup.py an edit that
+would change a line whose finding is suppressed is not made.
 
-""" + exit_codes_epilog(
-    {
-        ExitCode.OK: "nothing was (or would be) rewritten",
-        ExitCode.FINDINGS: "files were rewritten (with --diff: would be rewritten)",
-        ExitCode.USAGE: "usage error",
-        ExitCode.TARGET_ERROR: "a target could not be read",
-    }
-)
+""" + command_epilog("fix")
 
 
 def add_parser(subparsers: Any) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._common import DEFAULT_STORE, ExitCode, HelpFormatter, exit_codes_epilog, positive_int
+from ._common import DEFAULT_STORE, ExitCode, HelpFormatter, command_epilog, positive_int
 
 __all__ = ["add_parser"]
 
@@ -20,13 +20,7 @@ pending deprecation became an error; breakage over setuptools versions, also as 
 (setuptools 78.0.1 on 2025-03-24); the projects most at risk. Prints a summary (or JSON with
 --format json) and writes a self-contained HTML page (no network needed to view it)."""
 
-_EPILOG = exit_codes_epilog(
-    {
-        ExitCode.OK: "report written",
-        ExitCode.USAGE: "usage error (no result store at the given path, bad option)",
-        ExitCode.TARGET_ERROR: "the store cannot be read (damaged, foreign, newer schema)",
-    }
-)
+_EPILOG = command_epilog("report")
 
 
 def add_parser(subparsers: Any) -> None:

@@ -6,18 +6,17 @@ import argparse
 import sys
 from typing import Any
 
-from ._common import ExitCode, HelpFormatter, exit_codes_epilog
+from ._common import ExitCode, HelpFormatter, command_epilog
 
 __all__ = ["add_parser"]
 
 
 def add_parser(subparsers: Any) -> None:
-    epilog = exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "usage error"})
     rules: argparse.ArgumentParser = subparsers.add_parser(
         "rules",
         help="list every rule",
         description="List every rule: code, slug, summary.",
-        epilog=epilog,
+        epilog=command_epilog("rules"),
         formatter_class=HelpFormatter,
     )
     rules.add_argument(
@@ -32,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
         help="explain one rule: what, why, example, fix, references",
         description="Explain one rule: what it finds, why, an example, the setuptools "
         "versions the example fails in, the fix and references.",
-        epilog=exit_codes_epilog({ExitCode.OK: "done", ExitCode.USAGE: "no such rule"}),
+        epilog=command_epilog("rule"),
         formatter_class=HelpFormatter,
     )
     rule.add_argument("code", metavar="CODE", help="a rule code such as SC001")

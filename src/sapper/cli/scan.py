@@ -18,7 +18,7 @@ from ._common import (
     add_rule_selection,
     apply_cache_cap,
     cache_cap,
-    exit_codes_epilog,
+    command_epilog,
     positive_int,
     progress_enabled,
     top_list_date,
@@ -50,13 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n\n"
             "Failed downloads and bad archives are recorded in the database with their error, "
             "and never stop the scan.\n\n"
-            + exit_codes_epilog(
-                {
-                    ExitCode.OK: "done (bad targets are rows with an error)",
-                    ExitCode.USAGE: "usage error",
-                    ExitCode.INTERRUPTED: "interrupted (what is stored stays; a rerun resumes)",
-                }
-            )
+            + command_epilog("scan")
         ),
         formatter_class=HelpFormatter,
     )

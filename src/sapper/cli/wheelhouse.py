@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._common import ExitCode, HelpFormatter, exit_codes_epilog, positive_int, progress_enabled
+from ._common import ExitCode, HelpFormatter, command_epilog, positive_int, progress_enabled
 from .audit import add_audit_target_options, run_audit
 
 __all__ = ["add_parser"]
@@ -20,16 +20,7 @@ Then install offline:
 Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, files and
 processes); the build requirements' wheels are fetched once into sapper's cache.
 
-""" + exit_codes_epilog(
-    {
-        ExitCode.OK: "every distribution is in DIR and the set installed offline from it",
-        ExitCode.FINDINGS: "something could not be built or downloaded, or the offline "
-        "install failed",
-        ExitCode.USAGE: "usage error",
-        ExitCode.TARGET_ERROR: "the sandbox is not available (use --no-sandbox to build "
-        "unconfined)",
-    }
-)
+""" + command_epilog("wheelhouse")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -97,7 +88,7 @@ def _run(args: argparse.Namespace) -> int:
         builder.check()
     except SandboxError as exc:
         sys.stderr.write(f"sapper: error: {exc}\n")
-        return 3
+        return ExitCode.TARGET_ERROR
     report = run_audit(args, target=False)
     show = progress_enabled()
 
@@ -150,5 +141,5 @@ def _run(args: argparse.Namespace) -> int:
                 f"`setuptools<{upper}` instead of the line `sapper audit --emit` wrote.\n"
             )
     if result.failed or result.verified is False:
-        return 1
-    return 0
+        return ExitCode.FINDINGS
+    return ExitCode.OK
