@@ -109,6 +109,15 @@ CASES = [
         edits=(("SC001", "applied"),),
     ),
     Case(
+        "setup.cfg-bdist_wheel-section-suppressed-old-wheel-section-not",
+        "setup.cfg",
+        "[metadata]\nname = x\n\n# sapper: ignore[SC009]\n[bdist_wheel]\nuniversal = 1\n\n"
+        "[wheel]\nuniversal = 1\n",
+        "[metadata]\nname = x\n\n# sapper: ignore[SC009]\n[bdist_wheel]\nuniversal = 1\n\n",
+        "[metadata]\nname = x\n\n# sapper: ignore[SC009]\n",
+        edits=(("SC009", "applied"),),
+    ),
+    Case(
         "setup.cfg-description-file-suppressed",
         "setup.cfg",
         "[metadata]\nname = x\n# sapper: ignore[SC001]\ndescription-file = README.md\n"
