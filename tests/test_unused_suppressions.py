@@ -92,6 +92,15 @@ def _unused(files: dict[str, str], **options: object) -> list[tuple[str, int | N
             {"per_file_ignores": (("setup.py", ("SP002",)),)},
             [("setup.py", 4, "unused: SP002 (no such finding on line 4); remove the comment")],
         ),
+        # per-file-ignores may turn SAP100 off for a file
+        (
+            {
+                "setup.py": SETUP_PY.format(c="  # sapper: ignore[SP001]"),
+                "setup.cfg": SETUP_CFG.format(c="# sapper: ignore[SC009]\n"),
+            },
+            {"per_file_ignores": (("setup.py", ("SAP",)),)},
+            [("setup.cfg", 3, "unused: SC009 (no such finding on line 4); remove the comment")],
+        ),
         # pyproject.toml comments count too
         (
             {

@@ -220,11 +220,17 @@ def _unused_suppressions(
     after_globs = apply_suppressions(
         findings, files.files, comments=False, per_file_ignores=options.per_file_ignores
     ).kept
-    return unused_suppressions(
+    unused = unused_suppressions(
         after_globs,
         files.files,
         enabled=ran.__contains__,
         known=(*rule_index(), UNUSED_SUPPRESSION),
+    )
+    # per-file-ignores may name SAP100 itself, as ruff's may name RUF100
+    return list(
+        apply_suppressions(
+            unused, files.files, comments=False, per_file_ignores=options.per_file_ignores
+        ).kept
     )
 
 

@@ -66,7 +66,7 @@ is unused.
 Only when a selection names it: `--select ALL`, `--select SC,SP,SAP100`, or
 `select = ["ALL"]` in `[tool.sapper]`; never by default, and never with
 `--ignore-suppressions` (no comment is honoured then). A comment that names SAP100 itself
-is never reported. Its findings have the status `suppression`, count towards the exit code
+is never reported, nor is one in a file whose `per-file-ignores` name SAP100. Its findings have the status `suppression`, count towards the exit code
 (1), and take no part in the verdict.
 
 ## Fix
