@@ -246,3 +246,83 @@ def test_rule_explains_sap100(capsys) -> None:
     assert code == 0
     assert out.startswith("# SAP100 unused-suppression\n")
     assert "## When it runs" in out
+
+
+# ---------------------------------------------------------------- sapper fix
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after"),
+    [
+        # a trailing comment that suppresses nothing goes, the code stays
+        (
+            "setup.py",
+            "from setuptools import setup  # sapper: ignore[SP002]\nsetup(name='x')\n",
+            "from setuptools import setup\nsetup(name='x')\n",
+        ),
+        # a comment alone on its line goes with its line
+        (
+            "setup.py",
+            "from setuptools import setup\n# sapper: ignore[SP001]\nsetup(name='x')\n",
+            "from setuptools import setup\nsetup(name='x')\n",
+        ),
+        # stale codes leave, used ones stay; text after the directive stays
+        (
+            "setup.py",
+            "from setuptools import setup\n"
+            "setup(name='x', use_2to3=True)  # sapper: ignore[SP001, SP002] legacy\n",
+            "from setuptools import setup\n"
+            "setup(name='x', use_2to3=True)  # sapper: ignore[SP002] legacy\n",
+        ),
+        (
+            "setup.py",
+            "from setuptools import setup  # sapper: ignore[SP002] -- old\nsetup(name='x')\n",
+            "from setuptools import setup  # -- old\nsetup(name='x')\n",
+        ),
+        # setup.cfg: a full-line comment covering nothing; CRLF line endings kept
+        (
+            "setup.cfg",
+            "[metadata]\r\nname = x\r\n; sapper: ignore[SC009]\r\nurl = y\r\n",
+            "[metadata]\r\nname = x\r\nurl = y\r\n",
+        ),
+        (
+            "pyproject.toml",
+            "[build-system]\nrequires = ['setuptools']  # sapper: ignore[PP001]\n",
+            "[build-system]\nrequires = ['setuptools']\n",
+        ),
+    ],
+)
+def test_fix_removes_unused_suppressions(path: str, before: str, after: str) -> None:
+    from helpers import TODAY, project
+
+    from sapper.fix import fix_files
+
+    files = {path: before}
+    if path != "setup.py":
+        files["setup.py"] = "from setuptools import setup\nsetup()\n"
+    result = fix_files(project(files), today=TODAY, suppressions=True, unused_suppressions=True)
+    assert result.files[path].decode() == after
+    assert result.originals[path].decode() == before
+    assert {e.code for e in result.edits} == {"SAP100"}
+    # nothing is left to report, and without SAP100 selected nothing changes
+    fixed = {**files, path: after}
+    assert _unused(fixed) == []
+    assert not fix_files(project(files), today=TODAY, suppressions=True).changed
+
+
+def test_fix_cli_with_select_all(capsys, tmp_path) -> None:
+    """`sapper fix --select ALL` drops the unused comment and fixes the rest; without SAP100
+    selected the comment stays."""
+    text = (
+        "from setuptools import setup  # sapper: ignore[SP001]\nsetup(name='x', use_2to3=False)\n"
+    )
+    (tmp_path / "setup.py").write_text(text)
+    assert main(["fix", str(tmp_path), "--select", "SP"]) == 1
+    assert (tmp_path / "setup.py").read_text() == text.replace(", use_2to3=False", "")
+    (tmp_path / "setup.py").write_text(text)
+    assert main(["fix", str(tmp_path), "--select", "ALL"]) == 1
+    assert (tmp_path / "setup.py").read_text() == (
+        "from setuptools import setup\nsetup(name='x')\n"
+    )
+    out = capsys.readouterr().out
+    assert "SAP100 fixed: unused suppression: comment removed" in out

@@ -39,6 +39,7 @@ __all__ = [
     "Suppressed",
     "apply_suppressions",
     "comment_codes",
+    "comment_span",
     "directives",
     "suppressed_lines",
     "unused_suppressions",
@@ -66,12 +67,16 @@ is unused.
 Only when a selection names it: `--select ALL`, `--select SC,SP,SAP100`, or
 `select = ["ALL"]` in `[tool.sapper]`; never by default, and never with
 `--ignore-suppressions` (no comment is honoured then). A comment that names SAP100 itself
-is never reported, nor is one in a file whose `per-file-ignores` name SAP100. Its findings have the status `suppression`, count towards the exit code
-(1), and take no part in the verdict.
+is never reported, nor is one in a file whose `per-file-ignores` name SAP100. Its
+findings have the status `suppression`, count towards the exit code (1), and take no part
+in the verdict.
 
 ## Fix
 
-Delete the comment, or keep only the codes still in use (the finding's `fix`).
+Delete the comment, or keep only the codes still in use (the finding's `fix`). `sapper fix`
+does it when SAP100 is selected (`sapper fix --select ALL`): the stale codes leave the
+comment, a comment left with no code goes (with its line, when it stands alone), and text
+after the directive stays. Only comments change, so what setuptools reads does not.
 """
 
 _DIRECTIVE = re.compile(r"[#;]\s*sapper:\s*ignore\[([^\]]*)\]", re.IGNORECASE)
@@ -86,6 +91,12 @@ def comment_codes(comment: str) -> tuple[str, ...]:
     for match in _DIRECTIVE.finditer(comment):
         codes.extend(c.strip().upper() for c in match.group(1).split(",") if c.strip())
     return tuple(codes)
+
+
+def comment_span(comment: str) -> tuple[int, int] | None:
+    """Where the ``sapper: ignore[...]`` directive is in ``comment`` (start, end), if any."""
+    match = _DIRECTIVE.search(comment)
+    return None if match is None else match.span()
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,8 +121,13 @@ def fix_files(
     today: _dt.date | None = None,
     suppressions: bool = False,
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    unused_suppressions: bool = False,
 ) -> FixResult:
     """Fix one project's files in memory; nothing is written.
+
+    With ``unused_suppressions`` (and ``suppressions``) the ``sapper: ignore`` comments that
+    suppress nothing (SAP100) lose their stale codes first, or go (see
+    :mod:`sapper.fix.suppressions`); the rules are then fixed in what that leaves.
 
     ``select``/``ignore`` take rule codes or prefixes as in ``sapper check``. The rules'
     findings decide what is fixed, so a fixed project has no findings left for the rules
@@ -132,6 +137,70 @@ def fix_files(
     change a line whose finding is suppressed is not made, even when another finding of the
     same rule in the file is fixed.
     """
+    original_files = files.files
+    pre_files: dict[str, bytes] = {}
+    pre_edits: list[Edit] = []
+    if suppressions and unused_suppressions:
+        pre_files, pre_edits = _fix_unused(files, select, ignore, today, per_file_ignores)
+    if pre_files:
+        merged = {**files.files, **pre_files}
+        files = ProjectFiles(label=files.label, root=files.root, files=merged, names=files.names)
+    result = _fix_rules(
+        files,
+        select=select,
+        ignore=ignore,
+        unsafe_fixes=unsafe_fixes,
+        today=today,
+        suppressions=suppressions,
+        per_file_ignores=per_file_ignores,
+    )
+    if not pre_files:
+        return result
+    new_files = {**pre_files, **result.files}
+    return FixResult(
+        label=result.label,
+        files=new_files,
+        originals={path: original_files[path] for path in new_files},
+        edits=(*pre_edits, *result.edits),
+    )
+
+
+def _fix_unused(
+    files: ProjectFiles,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    today: _dt.date | None,
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[dict[str, bytes], list[Edit]]:
+    from ..check import Options, check_files
+    from .suppressions import remove_unused
+
+    checked = check_files(
+        files,
+        target=files.label,
+        kind="directory",
+        options=Options(
+            select=select,
+            ignore=ignore,
+            today=today,
+            suppressions=True,
+            per_file_ignores=per_file_ignores,
+            unused_suppressions=True,
+        ),
+    )
+    return remove_unused(dict(files.files), checked.findings)
+
+
+def _fix_rules(
+    files: ProjectFiles,
+    *,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    unsafe_fixes: bool,
+    today: _dt.date | None,
+    suppressions: bool,
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...],
+) -> FixResult:
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
     from .registry import fixable_codes
