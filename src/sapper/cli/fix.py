@@ -30,7 +30,8 @@ An edit that changes the built package's requirements, or deletes or rewrites co
 another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
 alone. A finding suppressed by a "# sapper: ignore[CODE]" comment or per-file-ignores
 (see sapper check --help) is never fixed, finding by finding: in setup.py an edit that
-would change a line whose finding is suppressed is not made.
+would change a line whose finding is suppressed is not made. With SAP100 selected
+(--select ALL), comments that suppress nothing lose their stale codes, or go.
 
 """ + command_epilog("fix")
 
@@ -169,6 +170,7 @@ def _run(args: argparse.Namespace) -> int:
             unsafe_fixes=args.unsafe_fixes,
             suppressions=not args.ignore_suppressions,
             per_file_ignores=() if args.ignore_suppressions else config.per_file_ignores,
+            unused_suppressions=chosen.unused_suppressions,
         )
         for edit in result.edits:
             counts[edit.status] += 1
