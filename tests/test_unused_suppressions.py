@@ -62,7 +62,14 @@ def _unused(files: dict[str, str], **options: object) -> list[tuple[str, int | N
         (
             {"setup.py": SETUP_PY.format(c="  # sapper: ignore[SP002]")},
             {"select": ("SC001",)},
-            [("setup.py", 4, "non-enabled: SP002 (not selected in this run); remove the comment")],
+            [
+                (
+                    "setup.py",
+                    4,
+                    "non-enabled: SP002 (not selected in this run); select their rules to "
+                    "judge them",
+                )
+            ],
         ),
         # a directive naming SAP100 is never reported
         ({"setup.py": SETUP_PY.format(c="  # sapper: ignore[SP001, SAP100]")}, {}, []),
@@ -326,3 +333,27 @@ def test_fix_cli_with_select_all(capsys, tmp_path) -> None:
     )
     out = capsys.readouterr().out
     assert "SAP100 fixed: unused suppression: comment removed" in out
+
+
+def test_fix_keeps_codes_it_cannot_judge() -> None:
+    """With SP not selected, an SP001 code is non-enabled: the fix drops only the unknown
+    code, and a comment of non-enabled codes only is left alone."""
+    from helpers import TODAY, project
+
+    from sapper.fix import fix_files
+
+    files = {
+        "setup.py": "from setuptools import setup  # sapper: ignore[SP001, QQ999]\nsetup()\n",
+        "setup.cfg": "[metadata]\n# sapper: ignore[SP002]\nname = x\nhome-page = y\n",
+    }
+    result = fix_files(
+        project(files), select=("SC",), today=TODAY, suppressions=True, unused_suppressions=True
+    )
+    assert result.files["setup.py"].decode() == (
+        "from setuptools import setup  # sapper: ignore[SP001]\nsetup()\n"
+    )
+    assert result.files["setup.cfg"].decode() == (
+        "[metadata]\n# sapper: ignore[SP002]\nname = x\nurl = y\n"
+    )
+    edits = [(e.code, e.path) for e in result.edits]
+    assert edits == [("SAP100", "setup.py"), ("SC001", "setup.cfg")]

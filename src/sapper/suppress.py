@@ -76,7 +76,8 @@ in the verdict.
 Delete the comment, or keep only the codes still in use (the finding's `fix`). `sapper fix`
 does it when SAP100 is selected (`sapper fix --select ALL`): the stale codes leave the
 comment, a comment left with no code goes (with its line, when it stands alone), and text
-after the directive stays. Only comments change, so what setuptools reads does not.
+after the directive stays; non-enabled codes stay, since they cannot be judged. Only
+comments change, so what setuptools reads does not.
 """
 
 _DIRECTIVE = re.compile(r"[#;]\s*sapper:\s*ignore\[([^\]]*)\]", re.IGNORECASE)
@@ -328,11 +329,15 @@ def unused_suppressions(
                 why.append(f"non-enabled: {_codes_text(off)} (not selected in this run)")
             if unknown:
                 why.append(f"unknown: {_codes_text(unknown)} (no rule has this code)")
-            stale = {*unknown, *off, *unused}
+            # Non-enabled codes cannot be judged, so they stay in the fix (unlike ruff's).
+            stale = {*unknown, *unused}
             rest = [c for c in codes if c not in stale]
             match = _DIRECTIVE.search(d.text)
             fix: str | None
-            if rest and match is not None:
+            if not stale:
+                fix = d.text.rstrip()
+                advice = "select their rules to judge them"
+            elif rest and match is not None:
                 fix = (d.text[: match.start(1)] + ", ".join(rest) + d.text[match.end(1) :]).rstrip()
                 advice = f"keep only {_codes_text(rest)}"
             else:

@@ -57,6 +57,8 @@ def remove_unused(
                     rest = f"{sign} {rest}"
                 new_comment = rest
                 what = "comment removed" if not rest else f"directive removed: `{rest}`"
+            if new_comment == comment.rstrip():
+                continue  # only codes whose rules did not run: nothing to judge, nothing made
             head = body[:start]
             if not new_comment and not head.strip():
                 lines[f.line - 1] = ""  # the comment stood alone: its line goes
