@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 
+import jsonschema
 import pytest
 from helpers import DATA, check
 
@@ -18,6 +19,7 @@ from sapper.suppress import directives
 PROJECT = DATA / "projects" / "unused-suppressions"
 GOLDEN = DATA / "golden" / "unused-suppressions.txt"
 FORMATS = ("text", "concise", "json", "sarif", "github")
+SARIF = json.loads((DATA / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 
 SETUP_PY = "from setuptools import setup\nsetup(\n    name='x',\n    use_2to3=True,{c}\n)\n"
 SETUP_CFG = "[metadata]\nname = x\n{c}home-page = a\n"
@@ -229,8 +231,12 @@ def test_json_and_sarif_carry_it(capsys, monkeypatch: pytest.MonkeyPatch) -> Non
     assert sap and all(f["status"] == "suppression" for f in sap)
     assert all(f["slug"] == "unused-suppression" and f["fails"] == [] for f in sap)
     _, out = run(capsys, "check", ".", "--format", "sarif", "--select", "ALL")
-    levels = {r["level"] for r in json.loads(out)["runs"][0]["results"] if r["ruleId"] == "SAP100"}
+    log = json.loads(out)
+    jsonschema.validate(log, SARIF)
+    levels = {r["level"] for r in log["runs"][0]["results"] if r["ruleId"] == "SAP100"}
     assert levels == {"note"}
+    (rule,) = [r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "SAP100"]
+    assert rule["shortDescription"]["text"]
 
 
 def test_ignore_suppressions_reports_no_unused(capsys) -> None:

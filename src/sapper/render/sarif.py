@@ -45,6 +45,14 @@ def _rule_descriptor(code: str, slug: str) -> dict[str, Any]:
         if rule.references:
             descriptor["helpUri"] = rule.references[0].url
         descriptor["properties"] = {"fixable": rule.fixable, "family": rule.family}
+    else:
+        from ..suppress import UNUSED_DOC, UNUSED_SUPPRESSION
+
+        if code == UNUSED_SUPPRESSION:  # sapper's own rule about its comments
+            text = "a `sapper: ignore` comment that suppresses nothing"
+            descriptor["shortDescription"] = {"text": text}
+            descriptor["help"] = {"text": UNUSED_DOC, "markdown": UNUSED_DOC}
+            descriptor["properties"] = {"fixable": True, "family": "sapper"}
     return descriptor
 
 
