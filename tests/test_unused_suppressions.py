@@ -303,6 +303,12 @@ def test_rule_explains_sap100(capsys) -> None:
             "[build-system]\nrequires = ['setuptools']  # sapper: ignore[PP001]\n",
             "[build-system]\nrequires = ['setuptools']\n",
         ),
+        # a `#` inside a TOML string before the comment stays
+        (
+            "pyproject.toml",
+            "[project]\nname = 'x'\nurls = {a = 'https://x.org/#top'}  # sapper: ignore[PP001]\n",
+            "[project]\nname = 'x'\nurls = {a = 'https://x.org/#top'}\n",
+        ),
     ],
 )
 def test_fix_removes_unused_suppressions(path: str, before: str, after: str) -> None:
@@ -363,3 +369,11 @@ def test_fix_keeps_codes_it_cannot_judge() -> None:
     )
     edits = [(e.code, e.path) for e in result.edits]
     assert edits == [("SAP100", "setup.py"), ("SC001", "setup.cfg")]
+
+
+def test_toml_directive_starts_at_the_directive() -> None:
+    """pyproject.toml is not tokenised: a `#` in a string before the comment is not where
+    the comment starts."""
+    line = "urls = {a = 'https://x.org/#top'}  # sapper: ignore[PP001]"
+    (d,) = directives("pyproject.toml", f"[project]\n{line}\n")
+    assert (d.line, d.column, d.text) == (2, line.index("# sapper") + 1, "# sapper: ignore[PP001]")

@@ -194,9 +194,11 @@ def _plain_directives(text: str) -> list[Directive]:
             comments.append((number, raw.index("#") + 1, True, stripped))
             continue
         code_lines.append(number)
-        hash_at = raw.find("#")
-        if hash_at >= 0 and _DIRECTIVE.search(raw, hash_at):
-            comments.append((number, hash_at + 1, False, raw[hash_at:]))
+        # TOML is not tokenised: the directive itself marks where the comment is, so a `#`
+        # inside a string before it (a URL fragment) is not taken for the comment's start.
+        match = _DIRECTIVE.search(raw)
+        if match is not None and match.group(0).startswith("#"):
+            comments.append((number, match.start() + 1, False, raw[match.start() :]))
     return _comment_directives(comments, code_lines)
 
 
