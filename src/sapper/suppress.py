@@ -196,8 +196,8 @@ def _plain_directives(text: str) -> list[Directive]:
         code_lines.append(number)
         # TOML is not tokenised: the directive itself marks where the comment is, so a `#`
         # inside a string before it (a URL fragment) is not taken for the comment's start.
-        match = _DIRECTIVE.search(raw)
-        if match is not None and match.group(0).startswith("#"):
+        match = next((m for m in _DIRECTIVE.finditer(raw) if m.group(0)[0] == "#"), None)
+        if match is not None:
             comments.append((number, match.start() + 1, False, raw[match.start() :]))
     return _comment_directives(comments, code_lines)
 
