@@ -219,8 +219,6 @@ def _nothing_to_build(files: ProjectFiles, *, target: str, kind: TargetKind) -> 
 
 def classify_target(target: str) -> TargetKind:
     """``directory``, ``sdist`` or ``pypi``; raises UsageError for anything else."""
-    from .pypi import looks_like_requirement
-
     path = Path(target)
     if path.is_dir():
         return "directory"
@@ -235,6 +233,8 @@ def classify_target(target: str) -> TargetKind:
     if os.sep in target or "/" in target or is_sdist_filename(target):
         msg = f"{target}: no such file or directory"
         raise UsageError(msg)
+    from .pypi import looks_like_requirement  # not for paths: it imports the HTTP client
+
     if looks_like_requirement(target):
         return "pypi"
     from ._reqtext import requirement_problem
