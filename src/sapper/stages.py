@@ -19,7 +19,6 @@ import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from .model import Finding, Stage, StageName
@@ -90,8 +89,9 @@ def _load(raw: Mapping[str, Any]) -> BackendFacts:
 @functools.lru_cache(maxsize=1)
 def backend_facts() -> BackendFacts:
     """The facts shipped with sapper (``data/backend.json``)."""
-    text = resources.files("sapper").joinpath("data/backend.json").read_text("utf-8")
-    return _load(json.loads(text))
+    from . import _data
+
+    return _load(json.loads(_data.read_bytes("backend.json")))
 
 
 def backend_failure(

@@ -101,14 +101,12 @@ def build_system(pp: PyProject) -> BuildSystem:
     spec: SpecifierSet | None = None
     wants_setuptools = False
     if requires:
-        from packaging.requirements import InvalidRequirement, Requirement
-        from packaging.utils import canonicalize_name
+        from .._requirement import canonical_name, parse_requirement
     for text in requires:
-        try:
-            req = Requirement(text)
-        except InvalidRequirement:
+        req = parse_requirement(text)
+        if req is None:
             continue
-        if canonicalize_name(req.name) != "setuptools":
+        if canonical_name(req.name) != "setuptools":
             continue
         if req.marker is not None and not req.marker.evaluate():
             continue
