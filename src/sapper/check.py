@@ -9,11 +9,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._directory import read_directory
 from ._exceptions import SapperError, TargetError, UsageError
+from ._files import ProjectFiles, is_sdist_filename
 from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
 from .project import BuildSystem, identify
 from .rules import Context, rules_for
-from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
 
 __all__ = [
@@ -260,6 +261,9 @@ def check_target(target: str, options: Options | None = None) -> TargetResult:
         if kind == "directory":
             files = read_directory(target)
             return check_files(files, target=target, kind=kind, options=options)
+        # the archive readers (tar, zip, the inflaters) only for archives
+        from .sources import read_sdist
+
         if kind == "sdist":
             files = read_sdist(target)
             return check_files(files, target=target, kind=kind, options=options)

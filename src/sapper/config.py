@@ -21,7 +21,6 @@ used, since they are the author's, not yours). ``--config FILE`` names the file;
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
 from dataclasses import dataclass
@@ -163,6 +162,8 @@ def load_config(path: Path) -> Config:
         raise UsageError(msg)
     for key in table:
         if key not in _KEYS:
+            import difflib
+
             close = difflib.get_close_matches(key.replace("_", "-"), _KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             msg = f"{prefix} unknown key {key!r}{hint}; known: {', '.join(_KEYS)}"

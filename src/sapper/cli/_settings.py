@@ -62,11 +62,11 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
     """Merge ``config`` with the options in ``args`` (the options win) and validate them:
     unknown rule codes, a setuptools version that does not exist or does not run on the
     requested Python are usage errors."""
-    from ..rules import all_rules
+    from ..rules import rule_index
     from ..selection import Selection, resolve, validate_selectors
     from ..versions import catalogue
 
-    codes = [r.code for r in all_rules()]
+    codes = sorted(rule_index())  # the codes only: no rule module is imported here
     origin = ""
     if config.path is not None:
         table = " [tool.sapper]" if config.path.name == "pyproject.toml" else ":"
