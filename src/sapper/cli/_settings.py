@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .._exceptions import UsageError
 from ..config import Config, find_config, load_config
@@ -16,9 +15,9 @@ if TYPE_CHECKING:
 __all__ = ["Settings", "config_for", "settings_for"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settings:
-    """What a target is checked with, after merging configuration and options."""
+class Settings(NamedTuple):
+    """What a target is checked with, after merging configuration and options (a
+    NamedTuple: a frozen dataclass costs several exec() calls at every cold start)."""
 
     config: Config
     select: tuple[str, ...]

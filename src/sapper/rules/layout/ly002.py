@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
@@ -28,8 +28,7 @@ _DOTDOT_DUE: DueEras = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
 _VALID_PATTERN = re.compile(r"^[\w\-\.\/\*\?\[\]]+$")
 
 
-@dataclass(frozen=True, slots=True)
-class _Pattern:
+class _Pattern(NamedTuple):
     pattern: str
     source: str
     path: str

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...facts.setup_cfg import PATH as CFG_PATH
 from ...facts.setup_cfg import split_requirements
@@ -33,8 +32,7 @@ def _plugins() -> Mapping[str, Mapping[str, bool]]:
     return data
 
 
-@dataclass(frozen=True, slots=True)
-class _Requirement:
+class _Requirement(NamedTuple):
     text: str
     where: str
     path: str
