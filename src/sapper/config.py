@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._exceptions import UsageError
 
@@ -59,8 +58,9 @@ _KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Config:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class Config(NamedTuple):
     """The settings of one ``[tool.sapper]`` table (``path`` None: no configuration)."""
 
     path: Path | None = None

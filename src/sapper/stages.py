@@ -18,8 +18,7 @@ import datetime as _dt
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .model import Finding, Stage, StageName
 from .versions import contains
@@ -43,8 +42,9 @@ HOOKS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BackendDeprecation:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class BackendDeprecation(NamedTuple):
     """A deprecation that setuptools emits at one stage for every project."""
 
     stage: StageName
@@ -66,8 +66,7 @@ class BackendDeprecation:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BackendFacts:
+class BackendFacts(NamedTuple):
     deprecations: tuple[BackendDeprecation, ...]
 
 
