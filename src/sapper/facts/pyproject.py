@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -42,8 +41,9 @@ _SETUPTOOLS_BACKENDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BuildSystem:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class BuildSystem(NamedTuple):
     backend: str
     requires: tuple[str, ...]
     in_tree: bool
@@ -56,8 +56,7 @@ class BuildSystem:
     error: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PyProject:
+class PyProject(NamedTuple):
     """pyproject.toml as parsed once per project: its tables, or why it could not be read."""
 
     data: dict[str, Any] | None
