@@ -118,3 +118,19 @@ def test_help_is_complete_and_wrapped(monkeypatch, name: str) -> None:
     long = [line for line in text.splitlines() if len(line) > 80]
     assert not long, f"sapper {name} --help has lines over 80 columns: {long}"
     assert "exit codes:" in text
+
+
+@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-5", "1", "120"])
+def test_terminal_columns_as_shutil_gives_them(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    import shutil
+
+    from sapper.cli._common import _terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.delenv("LINES", raising=False)
+    assert _terminal_columns(columns) == shutil.get_terminal_size().columns

@@ -64,6 +64,9 @@ LAZY = (
     "tarfile",
     "pkgutil",
     "difflib",
+    "shutil",
+    "bz2",
+    "lzma",
 )
 
 _PROBE = """

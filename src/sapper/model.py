@@ -150,6 +150,11 @@ class ErrorRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Project:
+    """The project's name and version, as far as its files tell (None: unknown)."""
+
+    # (every dataclass here has a docstring: without one, ``dataclasses`` calls
+    # ``inspect.signature`` to write it, at every start-up)
+
     name: str | None = None
     version: str | None = None
 
