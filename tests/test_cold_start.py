@@ -70,14 +70,39 @@ LAZY = (
 )
 
 _PROBE = """
-import json, sys
+import dataclasses, json, sys
 from sapper.cli import main
 code = main(["check", sys.argv[1], "--exit-zero", "--format", sys.argv[2]])
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+built = sorted(
+    f"{name}.{value.__name__}"
+    for name, module in list(sys.modules.items())
+    if name.startswith("sapper")
+    for value in list(vars(module).values())
+    if isinstance(value, type) and value.__module__ == name and dataclasses.is_dataclass(value)
+)
+print(json.dumps({"code": code, "modules": sorted(sys.modules), "dataclasses": built}))
 """
 
+#: The dataclasses a cold ``sapper check`` builds: findings and results (the library's
+#: frozen, picklable records) and a few of the archive and setup.py layers. Every other
+#: record on the path is a NamedTuple or a slotted class, since building a frozen
+#: dataclass costs several exec() calls at start-up (see CONTRIBUTING.md).
+DATACLASSES = {
+    "sapper.model.Finding",
+    "sapper.model.Stage",
+    "sapper.model.Verdict",
+    "sapper.model.ErrorRecord",
+    "sapper.model.Project",
+    "sapper.model.TargetResult",
+    "sapper._files.Limits",
+    "sapper._files.ProjectFiles",
+    "sapper.facts.setup_py.ImportSite",
+    "sapper.facts.setup_py.Keyword",
+    "sapper.suppress.Suppressed",
+}
 
-def _imported(tree: Path, fmt: str = "text") -> set[str]:
+
+def _probe(tree: Path, fmt: str = "text") -> dict[str, list[str]]:
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, str(tree), fmt],
         capture_output=True,
@@ -87,7 +112,11 @@ def _imported(tree: Path, fmt: str = "text") -> set[str]:
     )
     report = json.loads(done.stdout.splitlines()[-1])
     assert report["code"] == 0
-    return set(report["modules"])
+    return report
+
+
+def _imported(tree: Path, fmt: str = "text") -> set[str]:
+    return set(_probe(tree, fmt)["modules"])
 
 
 @pytest.fixture
@@ -114,3 +143,10 @@ def test_a_marker_in_a_requirement_still_reaches_packaging(cfg_tree: Path) -> No
     """The probe can fail: a requirement the fast path leaves to packaging imports it."""
     (cfg_tree / "setup.cfg").write_text(SETUP_CFG + "    tomli; python_version<'3.11'\n")
     assert "packaging.requirements" in _imported(cfg_tree)
+
+
+def test_check_builds_no_dataclass_beyond_the_listed_ones(cfg_tree: Path) -> None:
+    (cfg_tree / "pyproject.toml").write_text(PYPROJECT)
+    built = set(_probe(cfg_tree)["dataclasses"])
+    assert built <= DATACLASSES, sorted(built - DATACLASSES)
+    assert "sapper.model.Finding" in built  # the probe sees dataclasses

@@ -6,8 +6,8 @@ import dataclasses
 import datetime as _dt
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ._directory import read_directory
 from ._exceptions import SapperError, TargetError, UsageError
@@ -31,8 +31,9 @@ def _today() -> _dt.date:
     return _dt.datetime.now(tz=_dt.timezone.utc).date()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
+# A NamedTuple, not a frozen dataclass: every cold `sapper check` builds this class, and a
+# frozen dataclass costs several exec() calls to build (findings and results stay dataclasses).
+class Options(NamedTuple):
     """How to evaluate targets.
 
     ``setuptools`` pins the version the verdict is for; by default it is the newest

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..facts import ProjectFacts
 from ..model import Finding, Reference, version_summary
@@ -65,8 +64,9 @@ class Context(ProjectFacts):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rule:
+# A NamedTuple, not a frozen dataclass: every cold `sapper check` builds this class, and a
+# frozen dataclass costs several exec() calls to build.
+class Rule(NamedTuple):
     """A deprecated or removed setuptools practice that sapper detects.
 
     ``doc`` is Markdown with the headings ``What it does``, ``Why is this bad?``,
@@ -100,7 +100,7 @@ _REGISTRY: dict[str, Rule] = {}
 
 def register(rule: Rule) -> Rule:
     """Declare a rule (at the end of its module); its doc is stripped of surrounding blank lines."""
-    rule = dataclasses.replace(rule, doc=rule.doc.strip())
+    rule = rule._replace(doc=rule.doc.strip())
     if rule.code in _REGISTRY:  # pragma: no cover - programming error
         msg = f"rule code {rule.code} registered twice"
         raise RuntimeError(msg)
