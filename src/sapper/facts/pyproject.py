@@ -128,7 +128,8 @@ def build_system(pp: PyProject) -> BuildSystem:
     )
 
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+# compiled on first use (re caches it), not at every start-up
+_HEADER = r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$"
 
 
 class PyprojectFacts:
@@ -192,7 +193,7 @@ class PyprojectFacts:
         header_line: int | None = None
         want = f"{table}.{key}" if key else table
         for lineno, raw in enumerate(lines, start=1):
-            mo = _HEADER.match(raw)
+            mo = re.match(_HEADER, raw)
             if mo and not raw.lstrip().startswith("[["):
                 current = re.sub(r"\s*\.\s*", ".", mo.group(1).replace('"', ""))
                 if current == want or (key and current.startswith(want + ".")):
