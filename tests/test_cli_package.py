@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sapper.cli import SUBCOMMAND_MODULES, ExitCode, main
+from sapper.cli import SUBCOMMAND_MODULES, SUBCOMMANDS, ExitCode, main
 from sapper.cli._common import EXIT_MEANINGS
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -30,6 +30,39 @@ def test_every_module_registers_a_subcommand_with_a_handler() -> None:
         assert callable(parser.get_default("handler")), name
     for name in SUBCOMMAND_MODULES:
         assert callable(importlib.import_module(name).add_parser), name
+
+
+def test_subcommand_table_names_the_module_that_registers_each_subcommand() -> None:
+    """``sapper NAME ...`` builds only the parser of SUBCOMMANDS[NAME]: the table must be
+    exactly what the modules register."""
+    registered: dict[str, str] = {}
+    for module in SUBCOMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(module).add_parser(sub)
+        registered.update(dict.fromkeys(sub.choices, module))
+    assert registered == SUBCOMMANDS
+
+
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_a_subcommand_builds_only_its_own_parser(name: str) -> None:
+    from sapper.cli import _parser
+
+    action = next(
+        a for a in _parser([name])._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    assert {SUBCOMMANDS[n] for n in action.choices} == {SUBCOMMANDS[name]}
+    assert name in action.choices
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["chekc"], ["-q", "check"]])
+def test_anything_else_builds_every_parser(argv: list[str]) -> None:
+    from sapper.cli import _parser
+
+    action = next(
+        a for a in _parser(argv)._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    assert set(action.choices) == set(SUBCOMMANDS)
 
 
 def test_help_lists_every_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,3 +118,19 @@ def test_help_is_complete_and_wrapped(monkeypatch, name: str) -> None:
     long = [line for line in text.splitlines() if len(line) > 80]
     assert not long, f"sapper {name} --help has lines over 80 columns: {long}"
     assert "exit codes:" in text
+
+
+@pytest.mark.parametrize("columns", [None, "", "abc", "0", "-5", "1", "120"])
+def test_terminal_columns_as_shutil_gives_them(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    import shutil
+
+    from sapper.cli._common import _terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.delenv("LINES", raising=False)
+    assert _terminal_columns(columns) == shutil.get_terminal_size().columns

@@ -15,8 +15,7 @@ builds), with the rules' own oracle tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .model import Reference
 
@@ -32,8 +31,9 @@ HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 Span = tuple[str | None, str | None]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Expected:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class Expected(NamedTuple):
     """The error real setuptools raises: exception class names (``|``-separated
     alternatives, the name only, as the oracle harness reports it) and a message regex."""
 
@@ -41,8 +41,7 @@ class Expected:
     message: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Change:
+class Change(NamedTuple):
     """One entry of setuptools' breaking-change history."""
 
     id: str

@@ -6,14 +6,15 @@ import dataclasses
 import datetime as _dt
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+from ._directory import read_directory
 from ._exceptions import SapperError, TargetError, UsageError
+from ._files import ProjectFiles, is_sdist_filename
 from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
 from .project import BuildSystem, identify
 from .rules import Context, rules_for
-from .sources import ProjectFiles, is_sdist_filename, read_directory, read_sdist
 from .versions import Catalogue, catalogue, contains
 
 __all__ = [
@@ -30,8 +31,9 @@ def _today() -> _dt.date:
     return _dt.datetime.now(tz=_dt.timezone.utc).date()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
+# A NamedTuple, not a frozen dataclass: every cold `sapper check` builds this class, and a
+# frozen dataclass costs several exec() calls to build (findings and results stay dataclasses).
+class Options(NamedTuple):
     """How to evaluate targets.
 
     ``setuptools`` pins the version the verdict is for; by default it is the newest
@@ -253,8 +255,6 @@ def _nothing_to_build(files: ProjectFiles, *, target: str, kind: TargetKind) -> 
 
 def classify_target(target: str) -> TargetKind:
     """``directory``, ``sdist`` or ``pypi``; raises UsageError for anything else."""
-    from .pypi import looks_like_requirement
-
     path = Path(target)
     if path.is_dir():
         return "directory"
@@ -269,6 +269,8 @@ def classify_target(target: str) -> TargetKind:
     if os.sep in target or "/" in target or is_sdist_filename(target):
         msg = f"{target}: no such file or directory"
         raise UsageError(msg)
+    from .pypi import looks_like_requirement  # not for paths: it imports the HTTP client
+
     if looks_like_requirement(target):
         return "pypi"
     from ._reqtext import requirement_problem
@@ -294,6 +296,9 @@ def check_target(target: str, options: Options | None = None) -> TargetResult:
         if kind == "directory":
             files = read_directory(target)
             return check_files(files, target=target, kind=kind, options=options)
+        # the archive readers (tar, zip, the inflaters) only for archives
+        from .sources import read_sdist
+
         if kind == "sdist":
             files = read_sdist(target)
             return check_files(files, target=target, kind=kind, options=options)

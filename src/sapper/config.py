@@ -21,12 +21,10 @@ used, since they are the author's, not yours). ``--config FILE`` names the file;
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._exceptions import UsageError
 
@@ -60,8 +58,9 @@ _KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Config:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class Config(NamedTuple):
     """The settings of one ``[tool.sapper]`` table (``path`` None: no configuration)."""
 
     path: Path | None = None
@@ -163,6 +162,8 @@ def load_config(path: Path) -> Config:
         raise UsageError(msg)
     for key in table:
         if key not in _KEYS:
+            import difflib
+
             close = difflib.get_close_matches(key.replace("_", "-"), _KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             msg = f"{prefix} unknown key {key!r}{hint}; known: {', '.join(_KEYS)}"

@@ -7,7 +7,7 @@ so results can cross process boundaries and be serialised to JSON as they are.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = [
     "STATUSES",
@@ -42,8 +42,10 @@ StageName = Literal["metadata", "wheel"]
 TargetKind = Literal["directory", "sdist", "pypi"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reference:
+# A NamedTuple, like the Rule it belongs to: every cold `sapper check` builds the class, and a
+# frozen dataclass costs several exec() calls to build. Findings and results below stay
+# frozen dataclasses.
+class Reference(NamedTuple):
     """A pointer to the changelog entry, issue or source that backs a rule."""
 
     title: str
@@ -151,6 +153,11 @@ class ErrorRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Project:
+    """The project's name and version, as far as its files tell (None: unknown)."""
+
+    # (every dataclass here has a docstring: without one, ``dataclasses`` calls
+    # ``inspect.signature`` to write it, at every start-up)
+
     name: str | None = None
     version: str | None = None
 

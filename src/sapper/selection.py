@@ -12,7 +12,7 @@ command line): a layer with a ``select`` starts over from it, a layer with only 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._exceptions import UsageError
 
@@ -21,9 +21,11 @@ __all__ = ["Selection", "resolve", "selected", "validate_selectors"]
 ALL = "ALL"
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """One layer: ``select`` (None: keep what earlier layers selected) and ``ignore``."""
+class Selection(NamedTuple):
+    """One layer: ``select`` (None: keep what earlier layers selected) and ``ignore``.
+
+    A NamedTuple, not a dataclass: every ``sapper check`` builds this class, and a frozen
+    dataclass costs several exec() calls to build."""
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()

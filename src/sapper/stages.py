@@ -18,9 +18,7 @@ import datetime as _dt
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from .model import Finding, Stage, StageName
 from .versions import contains
@@ -44,8 +42,9 @@ HOOKS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BackendDeprecation:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class BackendDeprecation(NamedTuple):
     """A deprecation that setuptools emits at one stage for every project."""
 
     stage: StageName
@@ -67,8 +66,7 @@ class BackendDeprecation:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BackendFacts:
+class BackendFacts(NamedTuple):
     deprecations: tuple[BackendDeprecation, ...]
 
 
@@ -90,8 +88,9 @@ def _load(raw: Mapping[str, Any]) -> BackendFacts:
 @functools.lru_cache(maxsize=1)
 def backend_facts() -> BackendFacts:
     """The facts shipped with sapper (``data/backend.json``)."""
-    text = resources.files("sapper").joinpath("data/backend.json").read_text("utf-8")
-    return _load(json.loads(text))
+    from . import _data
+
+    return _load(json.loads(_data.read_bytes("backend.json")))
 
 
 def backend_failure(

@@ -23,11 +23,11 @@ default.
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .model import Finding
 from .selection import selected
@@ -100,8 +100,7 @@ def comment_span(comment: str) -> tuple[int, int] | None:
     return None if match is None else match.span()
 
 
-@dataclass(frozen=True, slots=True)
-class Directive:
+class Directive(NamedTuple):
     """One ``sapper: ignore[...]`` comment: where it is, its selectors, the lines it covers."""
 
     line: int
@@ -141,7 +140,7 @@ def _setup_cfg_directives(text: str) -> list[Directive]:
         for index in dict.fromkeys((*here, *section, *option)):
             covers[index].append(number)
         pending = []
-    return [dataclasses.replace(d, covers=tuple(c)) for d, c in zip(found, covers, strict=True)]
+    return [d._replace(covers=tuple(c)) for d, c in zip(found, covers, strict=True)]
 
 
 def _comment_directives(

@@ -13,8 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -32,8 +31,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Release:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class Release(NamedTuple):
     version: str
     date: str | None
     yanked: bool
@@ -41,8 +41,7 @@ class Release:
     requires_python: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class KeyCheck:
+class KeyCheck(NamedTuple):
     """How one setuptools version treats dash-separated or uppercase keys in setup.cfg."""
 
     #: ``convert``/``none``: silently accepted; ``warn``: warning; ``raise``: build error.
@@ -57,8 +56,7 @@ class KeyCheck:
     outside: str = "convert"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CfgFacts:
+class CfgFacts(NamedTuple):
     """How one setuptools version reads setup.cfg (``Distribution._parse_config_files``)."""
 
     optionxform_str: bool

@@ -18,7 +18,7 @@ from .._exceptions import SapperError, UsageError
 from .._version import __version__
 from ._common import EXIT_MEANINGS, ExitCode, HelpFormatter, exit_codes_epilog
 
-__all__ = ["SUBCOMMAND_MODULES", "ExitCode", "main", "run"]
+__all__ = ["SUBCOMMANDS", "SUBCOMMAND_MODULES", "ExitCode", "main", "run"]
 
 #: The modules that add a sub-command, in the order ``sapper --help`` lists them. A new
 #: sub-command is a module with ``add_parser(subparsers)`` plus one line here.
@@ -34,8 +34,27 @@ SUBCOMMAND_MODULES: list[str] = [
     "sapper.cli.wheelhouse",
 ]
 
+#: Sub-command name -> the module that registers it: ``sapper check ...`` imports and builds
+#: only the ``check`` parser, not the other eight (a cold ``sapper check`` in pre-commit pays
+#: for one sub-command's options, not for every one's). ``tests/test_cli_package.py`` checks
+#: this table against what the modules register.
+SUBCOMMANDS: dict[str, str] = {
+    "check": "sapper.cli.check",
+    "rules": "sapper.cli.rules",
+    "rule": "sapper.cli.rules",
+    "fix": "sapper.cli.fix",
+    "scan": "sapper.cli.scan",
+    "report": "sapper.cli.report",
+    "cache": "sapper.cli.cache",
+    "canary": "sapper.cli.canary",
+    "audit": "sapper.cli.audit",
+    "wheelhouse": "sapper.cli.wheelhouse",
+}
 
-def _parser() -> argparse.ArgumentParser:
+
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``sapper`` parser; when ``argv`` starts with a sub-command's name, only that
+    sub-command's module is imported and registered (``None``: every sub-command)."""
     parser = argparse.ArgumentParser(
         prog="sapper",
         description=(
@@ -49,14 +68,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sapper {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    only = SUBCOMMANDS.get(argv[0]) if argv else None
     for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).add_parser(sub)
+        if only is None or name == only:
+            importlib.import_module(name).add_parser(sub)
     return parser
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the sub-command; exceptions propagate (see :func:`main`)."""
-    parser = _parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = _parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

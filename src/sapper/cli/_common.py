@@ -151,6 +151,23 @@ def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _terminal_columns(env: str | None) -> int:
+    """The terminal width as ``shutil.get_terminal_size`` gives it ($COLUMNS when it is a
+    positive number, else the width of stdout's terminal, else 80), without importing
+    ``shutil`` (and the ``bz2`` and ``lzma`` modules it loads) at every start-up."""
+    try:
+        columns = int(env or 0)
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return columns or 80
+
+
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Wraps prose paragraphs of descriptions and epilogs to the terminal, as argparse's
     default does, and keeps blocks whose lines are indented (tables, lists) as written."""
@@ -169,9 +186,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         if width is None:
             key = os.environ.get("COLUMNS")
             if key not in self._widths:
-                import shutil
-
-                self._widths[key] = shutil.get_terminal_size().columns - 2
+                self._widths[key] = _terminal_columns(key) - 2
             width = self._widths[key]
         super().__init__(prog, indent_increment, max_help_position, width)
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .._exceptions import UsageError
 from ..config import Config, find_config, load_config
@@ -16,9 +15,9 @@ if TYPE_CHECKING:
 __all__ = ["Settings", "config_for", "settings_for"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settings:
-    """What a target is checked with, after merging configuration and options."""
+class Settings(NamedTuple):
+    """What a target is checked with, after merging configuration and options (a
+    NamedTuple: a frozen dataclass costs several exec() calls at every cold start)."""
 
     config: Config
     select: tuple[str, ...]
@@ -65,12 +64,12 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
     """Merge ``config`` with the options in ``args`` (the options win) and validate them:
     unknown rule codes, a setuptools version that does not exist or does not run on the
     requested Python are usage errors."""
-    from ..rules import all_rules
+    from ..rules import rule_index
     from ..selection import Selection, resolve, validate_selectors
     from ..suppress import UNUSED_SUPPRESSION
     from ..versions import catalogue
 
-    rule_codes = [r.code for r in all_rules()]
+    rule_codes = sorted(rule_index())  # the codes only: no rule module is imported here
     codes = [*rule_codes, UNUSED_SUPPRESSION]
     origin = ""
     if config.path is not None:

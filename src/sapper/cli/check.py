@@ -198,7 +198,6 @@ def _render(args: argparse.Namespace, results: list[TargetResult]) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import UsageError
-    from .._reqtext import requirement_problem
     from ..check import check_target, classify_target
     from ._settings import config_for
 
@@ -210,6 +209,8 @@ def _run(args: argparse.Namespace) -> int:
         try:
             classify_target(target)
         except UsageError:
+            from .._reqtext import requirement_problem
+
             if requirement_problem(target) is not None:
                 raise
     configs: dict[Path, Config] = {}

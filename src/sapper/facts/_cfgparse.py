@@ -14,7 +14,7 @@ import configparser
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["KeyLocation", "ParsedCfg", "locate_keys", "parse_setup_cfg"]
 
@@ -23,16 +23,16 @@ _OPTCRE = configparser.RawConfigParser.OPTCRE
 _CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
-@dataclass(frozen=True, slots=True)
-class KeyLocation:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class KeyLocation(NamedTuple):
     section: str
     key: str
     line: int
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedCfg:
+class ParsedCfg(NamedTuple):
     """One era's reading of setup.cfg.
 
     ``error`` is the exception setuptools would get (decoding, syntax, duplicates or

@@ -306,8 +306,13 @@ def requirement_lines(value: str | Iterable[str]) -> Iterator[str]:
 
 
 def requirement_problem(text: str) -> str | None:
-    # packaging.requirements is imported only when a requirement is parsed: its grammar
-    # costs start-up time that most checks never need.
+    # packaging.requirements is imported only for a requirement the fast path cannot read
+    # (markers, URLs) or to word the error: its grammar costs more start-up time than the
+    # rest of a check.
+    from .._requirement import parse_requirement
+
+    if parse_requirement(text) is not None:
+        return None
     from packaging.requirements import InvalidRequirement, Requirement
 
     try:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .setup_cfg import SetupCfgFacts
 from .setup_py import SetupPyFacts
@@ -13,8 +12,9 @@ from .setup_py import SetupPyFacts
 __all__ = ["OtherConfig", "other_config"]
 
 
-@dataclass(frozen=True, slots=True)
-class OtherConfig:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class OtherConfig(NamedTuple):
     """What setup.py and setup.cfg configure, as far as it can be read without running code.
 
     ``keywords`` maps each ``setup()`` keyword to its statically known value (or the

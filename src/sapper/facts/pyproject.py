@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -42,8 +41,9 @@ _SETUPTOOLS_BACKENDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BuildSystem:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class BuildSystem(NamedTuple):
     backend: str
     requires: tuple[str, ...]
     in_tree: bool
@@ -56,8 +56,7 @@ class BuildSystem:
     error: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PyProject:
+class PyProject(NamedTuple):
     """pyproject.toml as parsed once per project: its tables, or why it could not be read."""
 
     data: dict[str, Any] | None
@@ -101,14 +100,12 @@ def build_system(pp: PyProject) -> BuildSystem:
     spec: SpecifierSet | None = None
     wants_setuptools = False
     if requires:
-        from packaging.requirements import InvalidRequirement, Requirement
-        from packaging.utils import canonicalize_name
+        from .._requirement import canonical_name, parse_requirement
     for text in requires:
-        try:
-            req = Requirement(text)
-        except InvalidRequirement:
+        req = parse_requirement(text)
+        if req is None:
             continue
-        if canonicalize_name(req.name) != "setuptools":
+        if canonical_name(req.name) != "setuptools":
             continue
         if req.marker is not None and not req.marker.evaluate():
             continue
@@ -131,7 +128,8 @@ def build_system(pp: PyProject) -> BuildSystem:
     )
 
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+# compiled on first use (re caches it), not at every start-up
+_HEADER = r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$"
 
 
 class PyprojectFacts:
@@ -195,7 +193,7 @@ class PyprojectFacts:
         header_line: int | None = None
         want = f"{table}.{key}" if key else table
         for lineno, raw in enumerate(lines, start=1):
-            mo = _HEADER.match(raw)
+            mo = re.match(_HEADER, raw)
             if mo and not raw.lstrip().startswith("[["):
                 current = re.sub(r"\s*\.\s*", ".", mo.group(1).replace('"', ""))
                 if current == want or (key and current.startswith(want + ".")):

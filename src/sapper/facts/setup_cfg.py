@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ._cfgparse import (
     KeyLocation,
@@ -34,8 +33,9 @@ __all__ = [
 PATH = "setup.cfg"
 
 
-@dataclass(frozen=True, slots=True)
-class CfgValue:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class CfgValue(NamedTuple):
     section: str
     key: str
     value: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model import Finding, Stage, TargetResult
 
@@ -24,8 +24,9 @@ def use_color(mode: str, stream_isatty: bool) -> bool:
     return stream_isatty and os.environ.get("TERM") != "dumb"
 
 
-@dataclass(frozen=True, slots=True)
-class Style:
+# NamedTuples, not frozen dataclasses: every cold `sapper check` builds these classes, and
+# a frozen dataclass costs several exec() calls to build (issue 13).
+class Style(NamedTuple):
     color: bool
 
     def _wrap(self, code: str, text: str) -> str:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import importlib
-import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..facts import ProjectFacts
 from ..model import Finding, Reference, version_summary
@@ -67,8 +64,9 @@ class Context(ProjectFacts):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rule:
+# A NamedTuple, not a frozen dataclass: every cold `sapper check` builds this class, and a
+# frozen dataclass costs several exec() calls to build.
+class Rule(NamedTuple):
     """A deprecated or removed setuptools practice that sapper detects.
 
     ``doc`` is Markdown with the headings ``What it does``, ``Why is this bad?``,
@@ -102,7 +100,7 @@ _REGISTRY: dict[str, Rule] = {}
 
 def register(rule: Rule) -> Rule:
     """Declare a rule (at the end of its module); its doc is stripped of surrounding blank lines."""
-    rule = dataclasses.replace(rule, doc=rule.doc.strip())
+    rule = rule._replace(doc=rule.doc.strip())
     if rule.code in _REGISTRY:  # pragma: no cover - programming error
         msg = f"rule code {rule.code} registered twice"
         raise RuntimeError(msg)
@@ -110,23 +108,29 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
-_RULE_MODULE = re.compile(r"[a-z]{2}[0-9]{3}")
-
-
-@functools.cache
 def rule_index() -> dict[str, str]:
     """Rule code -> the module that declares it (``SC001`` -> ``sapper.rules.setup_cfg.sc001``).
 
-    Read from the file names of the family packages, without importing any rule module, so
-    that ``sapper check --select SC`` imports only the rule modules it runs.
+    A table written once (``sapper.rules._index``), so that ``sapper check --select SC``
+    imports only the rule modules it runs and nothing lists directories at start-up;
+    :func:`scan_rule_modules` is the truth it is tested against.
     """
-    import pkgutil
+    from ._index import RULE_MODULES
 
+    return RULE_MODULES
+
+
+def scan_rule_modules() -> dict[str, str]:
+    """:func:`rule_index` as read from the file names of the family packages."""
+    import pkgutil
+    import re
+
+    rule_module = re.compile(r"[a-z]{2}[0-9]{3}")
     index: dict[str, str] = {}
     for family in FAMILIES:
         package = importlib.import_module(f"sapper.rules.{family}")
         for info in pkgutil.iter_modules(package.__path__):
-            if _RULE_MODULE.fullmatch(info.name):
+            if rule_module.fullmatch(info.name):
                 index[info.name.upper()] = f"sapper.rules.{family}.{info.name}"
     return index
 

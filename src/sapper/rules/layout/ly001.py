@@ -5,9 +5,8 @@ Flat layout with several top-level packages or modules and no explicit list.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
@@ -45,8 +44,7 @@ def _excluded(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatchcase(name, p) for p in patterns)
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
+class _Layout(NamedTuple):
     packages: tuple[str, ...]
     modules: tuple[str, ...]
 

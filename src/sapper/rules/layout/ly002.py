@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
@@ -25,11 +25,11 @@ _PATTERN_DUE: DueEras = (
 _DOTDOT_DUE: DueEras = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
 
 
-_VALID_PATTERN = re.compile(r"^[\w\-\.\/\*\?\[\]]+$")
+# compiled on first use (re caches it), not at every start-up
+_VALID_PATTERN = r"^[\w\-\.\/\*\?\[\]]+$"
 
 
-@dataclass(frozen=True, slots=True)
-class _Pattern:
+class _Pattern(NamedTuple):
     pattern: str
     source: str
     path: str
@@ -145,7 +145,7 @@ def _check_license_patterns(ctx: Context) -> Iterable[Finding]:
                 )
             )
         problems = []
-        if not _VALID_PATTERN.match(p):
+        if not re.match(_VALID_PATTERN, p):
             problems.append("contains characters that are not valid in a glob pattern")
         if not _matches(p, ctx.files.names):
             problems.append("matches no file")

@@ -46,7 +46,8 @@ _POPULAR_SUBSET = frozenset({"name", "version", "python_requires", "requires-pyt
 _RELAX = ("61.2.0", "68.0.0")
 
 
-_NAME_RE = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
+# compiled on first use (re caches it), not at every start-up
+_NAME_RE = r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$"
 
 
 _DYNAMIC_FIELDS = _PEP621 - {"name", "dynamic"} | set(_LATER_PROJECT_KEYS)
@@ -77,7 +78,7 @@ def _type_problem(key: str, value: Any) -> str | None:
     if key == "name":
         if not isinstance(value, str):
             return "`project.name` must be a string"
-        if not _NAME_RE.match(value):
+        if not re.match(_NAME_RE, value, re.IGNORECASE):
             return f"`project.name` {value!r} is not a valid project name (PEP 508)"
     elif key == "version":
         from packaging.version import InvalidVersion, Version

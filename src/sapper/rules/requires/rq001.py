@@ -5,11 +5,8 @@ A build requirement pins a setuptools plugin release that imports pkg_resources.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...facts.setup_cfg import PATH as CFG_PATH
 from ...facts.setup_cfg import split_requirements
@@ -17,7 +14,7 @@ from ...model import Finding, Reference
 from .._base import Context, Rule, register
 
 if TYPE_CHECKING:
-    from packaging.requirements import Requirement
+    from ..._requirement import ParsedRequirement
 
 _FIX = {
     "setuptools-scm": "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)",
@@ -27,13 +24,15 @@ _FIX = {
 
 @functools.lru_cache(maxsize=1)
 def _plugins() -> Mapping[str, Mapping[str, bool]]:
-    text = resources.files("sapper").joinpath("data/plugins.json").read_text("utf-8")
-    data: Mapping[str, Mapping[str, bool]] = json.loads(text)["plugins"]
+    import json
+
+    from ... import _data
+
+    data: Mapping[str, Mapping[str, bool]] = json.loads(_data.read_bytes("plugins.json"))["plugins"]
     return data
 
 
-@dataclass(frozen=True, slots=True)
-class _Requirement:
+class _Requirement(NamedTuple):
     text: str
     where: str
     path: str
@@ -60,7 +59,7 @@ def _build_requirements(ctx: Context) -> Iterator[_Requirement]:
                 yield _Requirement(item, "[options] setup_requires", CFG_PATH, value.line)
 
 
-def _chosen(releases: Mapping[str, bool], req: Requirement) -> str | None:
+def _chosen(releases: Mapping[str, bool], req: ParsedRequirement) -> str | None:
     """The release pip would install: the newest that the specifier allows."""
     from packaging.version import Version
 
@@ -76,18 +75,16 @@ def _check(ctx: Context) -> Iterable[Finding]:
     requirements = list(_build_requirements(ctx))
     if not requirements:
         return []
-    from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
+    from ..._requirement import canonical_name, parse_requirement
 
     fails = ctx.catalogue.to_specifiers(failing)
     findings: list[Finding] = []
     seen: set[str] = set()
     for item in requirements:
-        try:
-            req = Requirement(item.text)
-        except InvalidRequirement:
+        req = parse_requirement(item.text)
+        if req is None:
             continue  # SP006/SC010 report it
-        name = canonicalize_name(req.name)
+        name = canonical_name(req.name)
         releases = plugins.get(name)
         if releases is None or name in seen or not req.specifier:
             continue

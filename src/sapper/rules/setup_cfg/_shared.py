@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import configparser
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
 from ...facts.setup_cfg import (
@@ -104,17 +103,20 @@ def _advice(section: str, key: str, value: str) -> tuple[str, str]:
     return f"write `{name}`", _ini_option(name, value)
 
 
-@dataclass(slots=True)
 class _Acc:
     """Versions in which one occurrence of a key warns, fails, or fails when enforced."""
 
-    warns: set[str] = field(default_factory=set)
-    fails: set[str] = field(default_factory=set)
-    enforced: set[str] = field(default_factory=set)
-    due: set[str] = field(default_factory=set)
-    dash: bool = False
-    upper: bool = False
-    value: str = ""
+    # a plain class: a dataclass costs several exec() calls at every cold start
+    __slots__ = ("dash", "due", "enforced", "fails", "upper", "value", "warns")
+
+    def __init__(self, *, value: str = "") -> None:
+        self.warns: set[str] = set()
+        self.fails: set[str] = set()
+        self.enforced: set[str] = set()
+        self.due: set[str] = set()
+        self.dash = False
+        self.upper = False
+        self.value = value
 
 
 def _apply(acc: _Acc, check: KeyCheck, versions: tuple[str, ...], today: str) -> None:
@@ -367,11 +369,23 @@ def _checker(code: str) -> _Check:
     return _Check(code)
 
 
-@dataclass(frozen=True, slots=True)
 class _Check:
-    """A picklable check that selects one code from the shared setup.cfg analysis."""
+    """A picklable check that selects one code from the shared setup.cfg analysis (a plain
+    class: a frozen dataclass costs several exec() calls at every cold start)."""
 
-    code: str
+    __slots__ = ("code",)
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Check and other.code == self.code
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        return f"_Check(code={self.code!r})"
 
     def __call__(self, ctx: Context) -> Iterable[Finding]:
         return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import datetime as _dt
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from packaging.version import Version
 
@@ -48,8 +48,7 @@ _NAME_ADVICE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class NameSite:
+class NameSite(NamedTuple):
     module: str
     name: str
     line: int

@@ -19,15 +19,12 @@ from ._shared import (
 
 
 def _requires_wheel(ctx: Context) -> bool:
-    from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
+    from ..._requirement import canonical_name, parse_requirement
 
     for text in ctx.pyproject.build_system.requires:
-        try:
-            if canonicalize_name(Requirement(text).name) == "wheel":
-                return True
-        except InvalidRequirement:
-            continue
+        req = parse_requirement(text)
+        if req is not None and canonical_name(req.name) == "wheel":
+            return True
     return False
 
 
