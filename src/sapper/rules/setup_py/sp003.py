@@ -12,6 +12,7 @@ from packaging.version import Version
 from ...facts.inventory import covered
 from ...facts.setup_py import (
     PATH,
+    index_of,
     statements,
 )
 from ...facts.setup_py import (
@@ -74,12 +75,12 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
                 if node.module in modules and alias.name != "*":
                     yield NameSite(node.module, alias.name, node.lineno, node.col_offset + 1)
                 aliases[alias.asname or alias.name] = full
+    index = index_of(tree)
     for stmt in statements(tree.body, imports=True):
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
-        for sub in ast.walk(stmt):
-            if not isinstance(sub, ast.Attribute):
-                continue
+        for sub in index.under(stmt, ast.Attribute):
+            assert isinstance(sub, ast.Attribute)
             dotted = _dotted(sub)
             if dotted is None:
                 continue
