@@ -66,9 +66,18 @@ class TopList:
         return _counts(self).get(canonicalize_name(project))
 
 
-@functools.lru_cache(maxsize=4)
+#: The download counts of each list by canonical name, keyed by the list's identity: a
+#: cache keyed by the list itself would hash its 15,000 rows at every look-up.
+_COUNTS: dict[int, tuple[TopList, dict[str, int]]] = {}
+
+
 def _counts(top: TopList) -> dict[str, int]:
-    return {canonicalize_name(name): count for name, count in top.rows}
+    found = _COUNTS.get(id(top))
+    if found is None or found[0] is not top:
+        if len(_COUNTS) >= 4:
+            _COUNTS.clear()
+        found = _COUNTS[id(top)] = (top, {canonicalize_name(n): c for n, c in top.rows})
+    return found[1]
 
 
 @functools.cache
