@@ -504,11 +504,12 @@ def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
     import multiprocessing
 
     # not fork: the download threads may hold locks; the fork server imports the analysis
-    # modules once, and each worker forks from it with them loaded
+    # and rule modules and reads the catalogue once, and each worker forks from it with
+    # them loaded
     context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         server = multiprocessing.get_context("forkserver")
-        server.set_forkserver_preload(["sapper.scan.analyse", "sapper.rules"])
+        server.set_forkserver_preload(["sapper.scan._warm"])
         context = server
     else:  # pragma: no cover - Windows
         context = multiprocessing.get_context("spawn")
