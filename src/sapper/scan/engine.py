@@ -410,17 +410,22 @@ def _run_local(
 ) -> None:
     workers = options.jobs or os.cpu_count() or 1
     queue = deque(jobs)
-    ready: deque[tuple[Job, bytes]] = deque()
+    # (job, archive); the archive is None when the worker reads the local file itself
+    ready: deque[tuple[Job, bytes | None]] = deque()
     fetching: set[cf.Future[tuple[Job, bytes] | Row | None]] = set()
     # sdists in flight when a worker died: each is tried again alone, to find the culprit
-    suspects: deque[tuple[Job, bytes]] = deque()
+    suspects: deque[tuple[Job, bytes | None]] = deque()
     # future -> (job, archive, attempt, the pool it runs in)
-    analysing: dict[cf.Future[Row], tuple[Job, bytes, int, object]] = {}
+    analysing: dict[cf.Future[Row], tuple[Job, bytes | None, int, object]] = {}
     io_limit = max(1, options.connections) * 2
     cpu_limit = workers * 2
     pool: cf.ProcessPoolExecutor | _Inline
     pool = _Inline() if workers == 1 else _process_pool(workers)
     io_pool = DaemonPool(options.connections, name="sapper-download")
+    # worker processes read (and hash) local files themselves, rather than being sent their
+    # bytes, unless the store holds earlier results: then this process hashes each file
+    # first, so as not to send the ones already done
+    direct = workers > 1 and not done
 
     def renew(broken: object) -> None:
         """Replace the pool once a worker died (which breaks the whole pool)."""
@@ -429,11 +434,14 @@ def _run_local(
             pool.shutdown(wait=False, cancel_futures=True)
             pool = _process_pool(workers)
 
-    def submit(job: Job, data: bytes, attempt: int) -> None:
+    def submit(job: Job, data: bytes | None, attempt: int) -> None:
         for _ in range(2):
             current = pool
             try:
-                future = current.submit(analyse, job, data, analyse_options)
+                if data is None:
+                    future = current.submit(_read_and_analyse, analyse, job, analyse_options)
+                else:
+                    future = current.submit(analyse, job, data, analyse_options)
             except cf.process.BrokenProcessPool:
                 renew(current)
                 continue
@@ -448,6 +456,9 @@ def _run_local(
                 job = queue.popleft()
                 if job.sha256 and job.sha256 in done:
                     counter.skipped += 1
+                    continue
+                if direct and job.path is not None:
+                    ready.append((job, None))
                     continue
                 fetching.add(io_pool.submit(_fetch, job, index, done))
             if suspects:
@@ -498,6 +509,16 @@ def _run_local(
         raise
     io_pool.shutdown(wait=True, cancel_futures=True)
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _read_and_analyse(
+    analyse_fn: Callable[[Job, bytes, AnalyseOptions], Row], job: Job, options: AnalyseOptions
+) -> Row:
+    """Runs in a worker process: read (and hash) the local file of ``job``, then analyse it
+    with ``analyse_fn``; a file that cannot be read gives its failure row, as in
+    :func:`_fetch`."""
+    got = fetch_or_row(job, read_local)
+    return got if isinstance(got, Row) else analyse_fn(*got, options)
 
 
 def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
