@@ -170,7 +170,12 @@ _Report = Callable[[Progress], None] | None
 
 
 class _Batcher:
-    """Collects rows and writes them in batches: every ``size`` rows or ``seconds``."""
+    """Collects rows and writes them in batches: every ``size`` rows or ``seconds``.
+
+    A batch is written by a writer thread while the next one is collected (the store's
+    commits wait on the disk, and DuckDB lets other threads run meanwhile); one batch at a
+    time, in order. :meth:`finish` writes what is left and waits for it.
+    """
 
     def __init__(self, store: Store, size: int, seconds: float, counter: _Counter) -> None:
         self.store = store
@@ -180,6 +185,8 @@ class _Batcher:
         self.keys: set[str] = set()
         self.counter = counter
         self.since = time.monotonic()
+        self._writer: DaemonPool | None = None
+        self._pending: cf.Future[None] | None = None
 
     def add(self, row: Row) -> None:
         if row.key in self.keys:  # the same archive twice in one batch
@@ -195,11 +202,31 @@ class _Batcher:
             self.flush()
 
     def flush(self) -> None:
+        """Hand the rows collected to the writer (once the batch before is written)."""
         if self.rows:
-            self.store.write(self.rows)
+            self.wait()
+            if self._writer is None:
+                self._writer = DaemonPool(1, name="sapper-store")
+            self._pending = self._writer.submit(self.store.write, self.rows)
         self.rows = []
         self.keys = set()
         self.since = time.monotonic()
+
+    def wait(self) -> None:
+        """Wait for the batch being written; raise what writing it raised."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def finish(self) -> None:
+        """Write the rows collected and wait until every batch is written."""
+        try:
+            self.flush()
+            self.wait()
+        finally:
+            if self._writer is not None:
+                self._writer.shutdown(wait=False)
+                self._writer = None
 
 
 def scan(
@@ -262,7 +289,7 @@ def scan(
                 items, index=index, options=options, done=done, batcher=batcher, counter=counter
             )
         except KeyboardInterrupt:
-            batcher.flush()
+            batcher.finish()
             raise _interrupted(store, counter) from None
         batcher.flush()
         counter.start_scan(counter.done + len(jobs) + counter.skipped)
@@ -295,10 +322,10 @@ def scan(
                     counter=counter,
                 )
         except KeyboardInterrupt:
-            batcher.flush()
+            batcher.finish()
             raise _interrupted(store, counter) from None
         finally:
-            batcher.flush()
+            batcher.finish()
             counter.tick(force=True)
     return ScanSummary(
         db=options.db,
