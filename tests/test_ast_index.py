@@ -20,6 +20,7 @@ KINDS = (ast.Call, ast.Attribute, ast.Name, ast.Assign, ast.comprehension)
 def test_under_is_ast_walk(path: Path) -> None:
     tree = ast.parse(path.read_bytes())
     index = AstIndex(tree)
+    assert index.of_type(ast.Load) == []  # the contexts are left out
     for root in ast.walk(tree):
         if not isinstance(root, ast.stmt | ast.expr):
             continue

@@ -78,6 +78,8 @@ class AstIndex:
     type under any node are a slice of a sorted list; :meth:`under` returns them in the
     order :func:`ast.walk` visits them (breadth first: by depth, then in preorder), so a
     rule that walks the tree or uses the index finds the same nodes in the same order.
+    The expression contexts (``ast.Load``, ``ast.Store``, ``ast.Del``: singletons shared by
+    every tree) are left out.
     """
 
     __slots__ = ("_by_type", "_depths", "_ends", "_position")
@@ -103,6 +105,8 @@ class AstIndex:
             entry[1].append(node)
             children: list[ast.AST] = []
             for name in node._fields:
+                if name == "ctx":  # Load/Store/Del: shared singletons no rule looks for
+                    continue
                 value = getattr(node, name, None)
                 if type(value) is list:
                     children += [item for item in value if isinstance(item, ast_type)]
