@@ -13,7 +13,7 @@ the same cached files:
 * naive: extract each sdist to a temporary folder and call setuptools'
   ``Distribution().parse_config_files()`` on its setup.cfg;
 * floor: only decompress every byte of every archive with the standard library (and the same
-  with zlib-ng for the gzip streams, the inflater sapper uses when it is installed);
+  with zlib-ng and with ISA-L for the gzip streams: sapper uses ISA-L when it is installed);
 * the reader alone, in this process: ``read_sdist`` of every archive (every file the rules
   may need) with sapper's lean tar reader, and with ``tarfile``'s reader (the reference).
 
@@ -57,6 +57,7 @@ SC1_FULL = "sapper scan -j 1 --select SC --no-early-stop"
 NAIVE = "naive (extract + parse_config_files)"
 FLOOR = "floor (decompress every byte)"
 FLOOR_NG = "floor with zlib-ng (decompress every byte)"
+FLOOR_ISAL = "floor with ISA-L (decompress every byte)"
 READ_LEAN = "read_sdist, lean tar reader (in process)"
 READ_TARFILE = "read_sdist, tarfile reader (in process)"
 
@@ -183,6 +184,12 @@ def main() -> int:
             print("zlib-ng not installed: its floor is skipped")
         else:
             contenders[FLOOR_NG] = lambda paths: floor(paths, zlib_ng)
+        try:
+            from isal import isal_zlib
+        except ImportError:
+            print("isal not installed: its floor is skipped")
+        else:
+            contenders[FLOOR_ISAL] = lambda paths: floor(paths, isal_zlib)
         best: dict[str, float] = {}
         for _ in range(args.repeat):
             for name, fn in contenders.items():
@@ -198,8 +205,11 @@ def main() -> int:
         naive_x, floor_x = best[NAIVE] / best[name], best[FLOOR] / best[name]
         print(f"{name}: {naive_x:5.1f}x as fast as naive, {floor_x:5.2f}x as fast as the floor")
     print(f"lean tar reader over tarfile's: {best[READ_TARFILE] / best[READ_LEAN]:5.2f}x")
-    if FLOOR_NG in best:
-        print(f"{J1}: {best[FLOOR_NG] / best[J1]:5.2f}x as fast as the zlib-ng floor")
+    for name, label in ((FLOOR_NG, "zlib-ng"), (FLOOR_ISAL, "ISA-L")):
+        if name in best:
+            print(f"{J1}: {best[name] / best[J1]:5.2f}x as fast as the {label} floor")
+    if FLOOR_NG in best and FLOOR_ISAL in best:
+        print(f"ISA-L over zlib-ng (floors): {best[FLOOR_NG] / best[FLOOR_ISAL]:5.2f}x")
     j1_x, sc_x = best[J1] / best[J2], best[SC1] / best[SC2]
     print(f"-j 2 over -j 1: {j1_x:5.2f}x with all rules, {sc_x:5.2f}x with SC only")
     print(f"early stop over a full read (SC only, -j 1): {best[SC1_FULL] / best[SC1]:5.2f}x")

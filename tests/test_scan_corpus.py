@@ -219,3 +219,13 @@ def test_an_exact_pin_reads_the_page_once(tmp_path: Path) -> None:
         (job,) = resolve(index, "leg===2004d", parse_versions("newest"))
     assert job.filename == "leg-2004d.tar.gz"
     assert fake.paths_requested().count("/simple/leg/") == 1
+
+
+def test_top_list_names_are_normalised_as_packaging_does() -> None:
+    from packaging.utils import canonicalize_name
+
+    from sapper.scan.corpus import _canonical, top_list
+
+    names = [name for name, _ in top_list().rows] + ["Foo__Bar", "a.-_b", "ZOPE.Interface"]
+    assert [_canonical(n) for n in names] == [canonicalize_name(n) for n in names]
+    assert top_list().downloads("ZOPE_interface") == top_list().downloads("zope.interface")

@@ -44,7 +44,7 @@ LABEL = "pkg-1.0.tar.gz"
 
 # Every test here runs with the lean tar reader over each inflater, and with tarfile's reader
 # (the reference): the hostile-archive checks must hold whichever reads the archive.
-READERS = ["lean/zlib-ng", "lean/zlib", "tarfile/zlib"]
+READERS = ["lean/isal", "lean/zlib-ng", "lean/zlib", "tarfile/zlib"]
 
 
 @pytest.fixture(autouse=True, params=READERS)

@@ -296,8 +296,14 @@ def _apply_pax(header: Member, pax: dict[str, str]) -> None:
                 header.size = 0
 
 
+#: The pax keywords that change what sapper reads (``_apply_pax``); the others (``mtime``,
+#: in most sdists) are walked over, as tarfile does, but not decoded.
+_PAX_USED: Final = frozenset({b"path", b"linkpath", b"size"})
+
+
 def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
-    """Add the records of a pax header to ``records`` (as ``TarInfo._proc_pax``)."""
+    """Add the records of a pax header that sapper uses to ``records`` (read as
+    ``TarInfo._proc_pax`` reads them, so that the same headers are refused)."""
     if b"hdrcharset=" in buf:
         match = re.search(_PAX_CHARSET, buf)
         if match is not None:
@@ -309,10 +315,11 @@ def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
         length = int(length_text)
         if length == 0:
             raise _HeaderError("invalid header")
-        value = buf[match.end(2) + 1 : match.start(1) + length - 1]
-        records[keyword.decode("utf-8", "surrogateescape")] = value.decode(
-            "utf-8", "surrogateescape"
-        )
+        if keyword in _PAX_USED or keyword.startswith(b"GNU.sparse."):
+            value = buf[match.end(2) + 1 : match.start(1) + length - 1]
+            records[keyword.decode("utf-8", "surrogateescape")] = value.decode(
+                "utf-8", "surrogateescape"
+            )
         pos += length
 
 
@@ -383,17 +390,21 @@ def members(stream: Stream) -> Iterator[Member]:
     :raises Unsupported: for a sparse member.
     """
     reader = _Reader(stream)
+    header_of = reader.header
     first = True
     while True:
         offset = reader.next_offset
-        if not first and offset != stream.tell():
-            here = stream.tell()
-            if offset < here or not stream.skip(offset - here):
-                msg = "unexpected end of data"
-                raise ReadError(msg)
+        here = stream.base + stream._pos  # stream.tell(), inlined: once a member
+        if (
+            not first
+            and offset != here
+            and (offset < here or not stream.skip(offset - here))
+        ):
+            msg = "unexpected end of data"
+            raise ReadError(msg)
         first = False
         try:
-            header, data_start = reader.header()
+            header, data_start = header_of()
         except _Empty:
             if offset == 0:
                 msg = "empty file"

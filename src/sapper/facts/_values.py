@@ -39,21 +39,27 @@ UNKNOWN: Final = _Unknown()
 _ROOT: Final = "\x00root"
 
 
+_REBINDERS: Final = frozenset({"exec", "eval", "execfile", "globals", "vars", "locals"})
+
+
 def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
     """Module-level names bound exactly once by a plain assignment, with their value.
 
     None at all when the module calls ``exec``/``eval`` or touches ``globals()``/``vars()``:
     those can rebind any name (``exec(line)`` with a ``__version__ = ...`` line is common).
     """
+    from .setup_py import index_of  # the tree's nodes by type, from one walk shared by rules
+
+    index = index_of(tree)
     counts: dict[str, int] = {}
     values: dict[str, ast.expr] = {}
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in {"exec", "eval", "execfile", "globals", "vars", "locals"}
-        ):
+    for call in index.of_type(ast.Call):
+        assert isinstance(call, ast.Call)
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in _REBINDERS:
             return {}
+    binders = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension, ast.With)
+    for node in index.of_type(*binders, ast.Import, ast.ImportFrom):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
@@ -67,9 +73,12 @@ def module_constants(tree: ast.Module) -> dict[str, ast.expr]:
                 counts[name] = counts.get(name, 0) + 1
             continue
         for target in targets:
-            for sub in ast.walk(target):
-                if isinstance(sub, ast.Name):
-                    counts[sub.id] = counts.get(sub.id, 0) + 1
+            if isinstance(target, ast.Name):  # the common case, without a walk
+                counts[target.id] = counts.get(target.id, 0) + 1
+                continue
+            for sub in index.under(target, ast.Name):
+                assert isinstance(sub, ast.Name)
+                counts[sub.id] = counts.get(sub.id, 0) + 1
     for node in tree.body:
         if (
             isinstance(node, ast.Assign)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PATH",
+    "AstIndex",
     "ImportSite",
     "Keyword",
     "SetupPyFacts",
@@ -21,6 +22,7 @@ __all__ = [
     "expandable",
     "handler_fails",
     "import_sites",
+    "index_of",
     "kwargs_dict",
     "parse_module",
     "py3_truth",
@@ -67,6 +69,115 @@ def _guarded(handlers: list[ast.ExceptHandler]) -> bool:
             if name in _GUARDS:
                 return True
     return False
+
+
+class AstIndex:
+    """One pass over a syntax tree, for every rule that would walk it again.
+
+    Each node gets its preorder position and the end of its subtree, so the nodes of one
+    type under any node are a slice of a sorted list; :meth:`under` returns them in the
+    order :func:`ast.walk` visits them (breadth first: by depth, then in preorder), so a
+    rule that walks the tree or uses the index finds the same nodes in the same order.
+    The expression contexts (``ast.Load``, ``ast.Store``, ``ast.Del``: singletons shared by
+    every tree) are left out.
+    """
+
+    __slots__ = ("_by_type", "_depths", "_ends", "_position")
+
+    def __init__(self, tree: ast.AST) -> None:
+        by_type: dict[type[ast.AST], tuple[list[int], list[ast.AST]]] = {}
+        position: dict[int, int] = {}  # id(node) -> preorder position
+        depths: list[int] = []
+        ast_type = ast.AST
+        stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            node, depth = pop()
+            here = len(depths)
+            position[id(node)] = here
+            depths.append(depth)
+            kind = type(node)
+            entry = by_type.get(kind)
+            if entry is None:
+                entry = by_type[kind] = ([], [])
+            entry[0].append(here)
+            entry[1].append(node)
+            children: list[ast.AST] = []
+            for name in node._fields:
+                if name == "ctx":  # Load/Store/Del: shared singletons no rule looks for
+                    continue
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    children += [item for item in value if isinstance(item, ast_type)]
+                elif isinstance(value, ast_type):
+                    children.append(value)
+            if children:
+                inner = depth + 1
+                for child in reversed(children):
+                    push((child, inner))
+        # a subtree ends at the next node that is no deeper than its root
+        total = len(depths)
+        ends = [total] * total
+        open_: list[int] = []
+        for at, depth in enumerate(depths):
+            while open_ and depths[open_[-1]] >= depth:
+                ends[open_.pop()] = at
+            open_.append(at)
+        self._by_type = by_type
+        self._position = position
+        self._depths = depths
+        self._ends = ends
+
+    def of_type(self, *kinds: type[ast.AST]) -> list[ast.AST]:
+        """Every node of these types in the tree, in preorder."""
+        if len(kinds) == 1:
+            entry = self._by_type.get(kinds[0])
+            return list(entry[1]) if entry else []
+        found = [
+            (at, node)
+            for kind in kinds
+            if (entry := self._by_type.get(kind)) is not None
+            for at, node in zip(*entry, strict=True)
+        ]
+        found.sort(key=lambda pair: pair[0])
+        return [node for _, node in found]
+
+    def under(self, root: ast.AST, kind: type[ast.AST]) -> list[ast.AST]:
+        """The nodes of type ``kind`` in ``root``'s subtree (``root`` included), in the order
+        ``ast.walk(root)`` yields them."""
+        from bisect import bisect_left
+
+        entry = self._by_type.get(kind)
+        start = self._position.get(id(root))
+        if entry is None or start is None:
+            return [] if start is not None else [n for n in ast.walk(root) if type(n) is kind]
+        positions, nodes = entry
+        first = bisect_left(positions, start)
+        last = bisect_left(positions, self._ends[start], first)
+        if last - first < 2:
+            return nodes[first:last]
+        depths = self._depths
+        ranked = sorted(range(first, last), key=lambda i: (depths[positions[i]], positions[i]))
+        return [nodes[i] for i in ranked]
+
+
+#: The index of the trees parsed last (each kept with its tree, so an id is never reused).
+_INDEXES: dict[int, tuple[ast.AST, AstIndex]] = {}
+_MAX_INDEXES = 16
+
+
+def index_of(tree: ast.AST) -> AstIndex:
+    """The :class:`AstIndex` of ``tree``, built once while the tree is among the last used."""
+    key = id(tree)
+    found = _INDEXES.get(key)
+    if found is not None and found[0] is tree:
+        return found[1]
+    index = AstIndex(tree)
+    if len(_INDEXES) >= _MAX_INDEXES:
+        del _INDEXES[next(iter(_INDEXES))]
+    _INDEXES[key] = (tree, index)
+    return index
 
 
 def statements(
@@ -155,13 +266,14 @@ def import_sites(
 
 def setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
     """``setup(...)``/``setuptools.setup(...)`` calls that run at module level."""
+    index = index_of(tree)
     for stmt in statements(tree.body, imports=False):
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-                if name == "setup":
-                    yield node
+        for node in index.under(stmt, ast.Call):
+            assert isinstance(node, ast.Call)
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name == "setup":
+                yield node
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -176,13 +288,11 @@ def dotted(node: ast.expr) -> str | None:
 
 
 def sys_path_modified(tree: ast.Module) -> bool:
+    index = index_of(tree)
     for stmt in statements(tree.body, imports=False):
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Attribute) and dotted(node) in {
-                "sys.path.insert",
-                "sys.path.append",
-                "sys.path.extend",
-            }:
+        for node in index.under(stmt, ast.Attribute):
+            assert isinstance(node, ast.Attribute)
+            if dotted(node) in {"sys.path.insert", "sys.path.append", "sys.path.extend"}:
                 return True
     return False
 

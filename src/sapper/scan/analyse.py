@@ -106,13 +106,17 @@ def make_row(job: Job, result: TargetResult, *, seconds: float) -> Row:
             )
     error = result.errors[0] if result.errors else None
     filename = job.filename or (Path(job.path).name if job.path else None)
-    guess = _from_filename(filename)
-    project = result.project.name or job.project or guess[0]
+    project = result.project.name or job.project
+    version = result.project.version or job.version
+    if not project or not version:  # the file name may tell
+        guess = _from_filename(filename)
+        project = project or guess[0]
+        version = version or guess[1]
     key = result.sha256 or job.fallback_key
     sdist = {
         "key": key,
         "project": project,
-        "version": result.project.version or job.version or guess[1],
+        "version": version,
         "filename": filename,
         "sha256": result.sha256 or job.sha256,
         "upload_time": parse_time(job.upload_time),

@@ -12,13 +12,12 @@ import datetime as _dt
 import functools
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
-
-from packaging.utils import canonicalize_name
 
 from .._exceptions import FetchError, UsageError
 from ..sources import is_sdist_filename
@@ -63,12 +62,31 @@ class TopList:
         """The 30-day download count of ``project``, or None when it is not on the list."""
         if not project:
             return None
-        return _counts(self).get(canonicalize_name(project))
+        return _counts(self).get(_canonical(project))
 
 
-@functools.lru_cache(maxsize=4)
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def _canonical(name: str) -> str:
+    """The PEP 503 normal form of a project name, as ``packaging.utils.canonicalize_name``
+    (without importing it: ``packaging.utils`` imports ``packaging.tags``, and a scan of
+    local files needs neither)."""
+    return _SEPARATORS.sub("-", name).lower()
+
+
+#: The download counts of each list by canonical name, keyed by the list's identity: a
+#: cache keyed by the list itself would hash its 15,000 rows at every look-up.
+_COUNTS: dict[int, tuple[TopList, dict[str, int]]] = {}
+
+
 def _counts(top: TopList) -> dict[str, int]:
-    return {canonicalize_name(name): count for name, count in top.rows}
+    found = _COUNTS.get(id(top))
+    if found is None or found[0] is not top:
+        if len(_COUNTS) >= 4:
+            _COUNTS.clear()
+        found = _COUNTS[id(top)] = (top, {_canonical(n): c for n, c in top.rows})
+    return found[1]
 
 
 @functools.cache

@@ -170,7 +170,12 @@ _Report = Callable[[Progress], None] | None
 
 
 class _Batcher:
-    """Collects rows and writes them in batches: every ``size`` rows or ``seconds``."""
+    """Collects rows and writes them in batches: every ``size`` rows or ``seconds``.
+
+    A batch is written by a writer thread while the next one is collected (the store's
+    commits wait on the disk, and DuckDB lets other threads run meanwhile); one batch at a
+    time, in order. :meth:`finish` writes what is left and waits for it.
+    """
 
     def __init__(self, store: Store, size: int, seconds: float, counter: _Counter) -> None:
         self.store = store
@@ -180,6 +185,8 @@ class _Batcher:
         self.keys: set[str] = set()
         self.counter = counter
         self.since = time.monotonic()
+        self._writer: DaemonPool | None = None
+        self._pending: cf.Future[None] | None = None
 
     def add(self, row: Row) -> None:
         if row.key in self.keys:  # the same archive twice in one batch
@@ -195,11 +202,31 @@ class _Batcher:
             self.flush()
 
     def flush(self) -> None:
+        """Hand the rows collected to the writer (once the batch before is written)."""
         if self.rows:
-            self.store.write(self.rows)
+            self.wait()
+            if self._writer is None:
+                self._writer = DaemonPool(1, name="sapper-store")
+            self._pending = self._writer.submit(self.store.write, self.rows)
         self.rows = []
         self.keys = set()
         self.since = time.monotonic()
+
+    def wait(self) -> None:
+        """Wait for the batch being written; raise what writing it raised."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def finish(self) -> None:
+        """Write the rows collected and wait until every batch is written."""
+        try:
+            self.flush()
+            self.wait()
+        finally:
+            if self._writer is not None:
+                self._writer.shutdown(wait=False)
+                self._writer = None
 
 
 def scan(
@@ -262,7 +289,7 @@ def scan(
                 items, index=index, options=options, done=done, batcher=batcher, counter=counter
             )
         except KeyboardInterrupt:
-            batcher.flush()
+            batcher.finish()
             raise _interrupted(store, counter) from None
         batcher.flush()
         counter.start_scan(counter.done + len(jobs) + counter.skipped)
@@ -295,10 +322,10 @@ def scan(
                     counter=counter,
                 )
         except KeyboardInterrupt:
-            batcher.flush()
+            batcher.finish()
             raise _interrupted(store, counter) from None
         finally:
-            batcher.flush()
+            batcher.finish()
             counter.tick(force=True)
     return ScanSummary(
         db=options.db,
@@ -410,17 +437,22 @@ def _run_local(
 ) -> None:
     workers = options.jobs or os.cpu_count() or 1
     queue = deque(jobs)
-    ready: deque[tuple[Job, bytes]] = deque()
+    # (job, archive); the archive is None when the worker reads the local file itself
+    ready: deque[tuple[Job, bytes | None]] = deque()
     fetching: set[cf.Future[tuple[Job, bytes] | Row | None]] = set()
     # sdists in flight when a worker died: each is tried again alone, to find the culprit
-    suspects: deque[tuple[Job, bytes]] = deque()
+    suspects: deque[tuple[Job, bytes | None]] = deque()
     # future -> (job, archive, attempt, the pool it runs in)
-    analysing: dict[cf.Future[Row], tuple[Job, bytes, int, object]] = {}
+    analysing: dict[cf.Future[Row], tuple[Job, bytes | None, int, object]] = {}
     io_limit = max(1, options.connections) * 2
     cpu_limit = workers * 2
     pool: cf.ProcessPoolExecutor | _Inline
     pool = _Inline() if workers == 1 else _process_pool(workers)
     io_pool = DaemonPool(options.connections, name="sapper-download")
+    # worker processes read (and hash) local files themselves, rather than being sent their
+    # bytes, unless the store holds earlier results: then this process hashes each file
+    # first, so as not to send the ones already done
+    direct = workers > 1 and not done
 
     def renew(broken: object) -> None:
         """Replace the pool once a worker died (which breaks the whole pool)."""
@@ -429,11 +461,14 @@ def _run_local(
             pool.shutdown(wait=False, cancel_futures=True)
             pool = _process_pool(workers)
 
-    def submit(job: Job, data: bytes, attempt: int) -> None:
+    def submit(job: Job, data: bytes | None, attempt: int) -> None:
         for _ in range(2):
             current = pool
             try:
-                future = current.submit(analyse, job, data, analyse_options)
+                if data is None:
+                    future = current.submit(_read_and_analyse, analyse, job, analyse_options)
+                else:
+                    future = current.submit(analyse, job, data, analyse_options)
             except cf.process.BrokenProcessPool:
                 renew(current)
                 continue
@@ -448,6 +483,9 @@ def _run_local(
                 job = queue.popleft()
                 if job.sha256 and job.sha256 in done:
                     counter.skipped += 1
+                    continue
+                if direct and job.path is not None:
+                    ready.append((job, None))
                     continue
                 fetching.add(io_pool.submit(_fetch, job, index, done))
             if suspects:
@@ -500,15 +538,26 @@ def _run_local(
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _read_and_analyse(
+    analyse_fn: Callable[[Job, bytes, AnalyseOptions], Row], job: Job, options: AnalyseOptions
+) -> Row:
+    """Runs in a worker process: read (and hash) the local file of ``job``, then analyse it
+    with ``analyse_fn``; a file that cannot be read gives its failure row, as in
+    :func:`_fetch`."""
+    got = fetch_or_row(job, read_local)
+    return got if isinstance(got, Row) else analyse_fn(*got, options)
+
+
 def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
     import multiprocessing
 
     # not fork: the download threads may hold locks; the fork server imports the analysis
-    # modules once, and each worker forks from it with them loaded
+    # and rule modules and reads the catalogue once, and each worker forks from it with
+    # them loaded
     context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         server = multiprocessing.get_context("forkserver")
-        server.set_forkserver_preload(["sapper.scan.analyse", "sapper.rules"])
+        server.set_forkserver_preload(["sapper.scan._warm"])
         context = server
     else:  # pragma: no cover - Windows
         context = multiprocessing.get_context("spawn")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import ast
 import datetime as _dt
+import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from packaging.version import Version
 
 from ...facts.inventory import covered
 from ...facts.setup_py import (
     PATH,
+    index_of,
     statements,
 )
 from ...facts.setup_py import (
@@ -19,6 +21,9 @@ from ...facts.setup_py import (
 )
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
+
+if TYPE_CHECKING:
+    from ...versions import Catalogue
 
 #: Names served by a module-level ``__getattr__`` after they stopped being defined: the
 #: first release that serves them and the due date of the deprecation warning it emits
@@ -73,12 +78,12 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
                 if node.module in modules and alias.name != "*":
                     yield NameSite(node.module, alias.name, node.lineno, node.col_offset + 1)
                 aliases[alias.asname or alias.name] = full
+    index = index_of(tree)
     for stmt in statements(tree.body, imports=True):
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
-        for sub in ast.walk(stmt):
-            if not isinstance(sub, ast.Attribute):
-                continue
+        for sub in index.under(stmt, ast.Attribute):
+            assert isinstance(sub, ast.Attribute)
             dotted = _dotted(sub)
             if dotted is None:
                 continue
@@ -89,6 +94,37 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
             module, _, name = full.rpartition(".")
             if module in modules:
                 yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
+
+
+@functools.lru_cache(maxsize=256)
+def _ranges(
+    cat: Catalogue, module: str, name: str, overdue: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(fails, fails_enforced, warns) of a use of ``module.name``: the same for every
+    project, so computed once a name rather than once a project (it walks every release)."""
+    defined = cat.names[module][name]
+    module_ranges = cat.modules.get(module, [])
+    served = _SERVED.get((module, name))
+    served_since = Version(served[0]) if served else None
+    failing: set[str] = set()
+    warning: set[str] = set()
+    first = cat.parsed(defined[0][0])
+    module_set = covered(cat, module_ranges)
+    defined_set = covered(cat, defined)
+    for v in cat.universe:
+        if cat.parsed(v) < first:
+            continue  # not added yet: a removal is what breaks old sdists
+        if v not in module_set or v in defined_set:
+            continue  # module absent (SP001's business) or the name is there
+        if served_since is not None and cat.parsed(v) >= served_since:
+            warning.add(v)
+        else:
+            failing.add(v)
+    if not failing and not warning:
+        return (), (), ()
+    fails = tuple(cat.to_specifiers(failing))
+    fails_enforced = tuple(cat.to_specifiers(failing | (warning if overdue else set())))
+    return fails, fails_enforced, tuple(cat.to_specifiers(warning))
 
 
 def _check_removed_names(ctx: Context) -> Iterable[Finding]:
@@ -104,31 +140,13 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
         defined = names[site.module].get(site.name)
         if key in seen or defined is None:  # never defined there: not a removal sapper knows
             continue
-        module_ranges = cat.modules.get(site.module, [])
         served = _SERVED.get(key)
-        served_since = Version(served[0]) if served else None
         due = served[1] if served else None
         overdue = due is not None and _dt.date.fromisoformat(due) < ctx.today
-        failing: set[str] = set()
-        warning: set[str] = set()
-        first = cat.parsed(defined[0][0])
-        module_set = covered(cat, module_ranges)
-        defined_set = covered(cat, defined)
-        for v in cat.universe:
-            if cat.parsed(v) < first:
-                continue  # not added yet: a removal is what breaks old sdists
-            if v not in module_set or v in defined_set:
-                continue  # module absent (SP001's business) or the name is there
-            if served_since is not None and cat.parsed(v) >= served_since:
-                warning.add(v)
-            else:
-                failing.add(v)
-        if not failing and not warning:
+        fails, fails_enforced, warns = _ranges(cat, site.module, site.name, overdue)
+        if not fails and not warns:
             continue
         seen.add(key)
-        fails = cat.to_specifiers(failing)
-        fails_enforced = cat.to_specifiers(failing | (warning if overdue else set()))
-        warns = cat.to_specifiers(warning)
         advice = _NAME_ADVICE.get(site.name, "stop using it")
         parts = []
         if fails:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from ...changes import change
 from ...facts.setup_py import (
     PATH,
+    index_of,
     statements,
 )
 from ...model import Finding, Reference
@@ -98,10 +99,10 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     roots.extend(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name in build_classes)
     failing = change("ST61").failing(ctx.catalogue)
     findings: list[Finding] = []
+    index = index_of(tree)
     for root in roots:
-        for node in ast.walk(root):
-            if not isinstance(node, ast.Call):
-                continue
+        for node in index.under(root, ast.Call):
+            assert isinstance(node, ast.Call)
             name = func_name(node.func)
             if name is None or not (name in _DRY_RUN_CALLEES or name.endswith("CCompiler")):
                 continue
