@@ -13,7 +13,9 @@ interpreter and importing setuptools costs more than most hooks themselves, twic
    every warning;
 3. for every hook, forks; the child points its output and its events file at the hook's
    own, sets ``sys.argv`` as pip would, and runs ``_in_process.py`` as ``__main__``, ending
-   through the interpreter's normal exit (excepthook, ``atexit``, thread joins, exit status).
+   as the interpreter ends a script (excepthook, thread joins, ``atexit``, flushed output,
+   exit status) but without tearing its modules down, which changes nothing the build
+   reports and would cost a tenth of a second per hook.
 
 Each hook therefore runs in a process whose state is that of a new interpreter that has
 just imported the backend, as under pip: no hook ever sees what another hook did in memory
@@ -135,9 +137,54 @@ if "sitecustomize" in sys.modules:
     sys.modules["sitecustomize"]._EVENTS = _command["events"]
 sys.argv = [_SCRIPT, _command["hook"], _command["control"]]
 del _null, _log, _command
-import runpy
 
-runpy.run_path(_SCRIPT, run_name="__main__")
+
+def _run_hook():
+    """Run the hook as ``python _in_process.py`` would, and return its exit status after
+    the observable part of the interpreter's exit: ``Py_FinalizeEx`` joins the non-daemon
+    threads, runs the ``atexit`` functions and flushes stdout and stderr (status 120 when
+    that fails). What it does next, tearing the modules down, cannot change the hook's
+    result (``output.json`` is written, the status is set) and costs a tenth of a second
+    with setuptools loaded: the process ends with ``os._exit`` instead."""
+    import runpy
+
+    try:
+        runpy.run_path(_SCRIPT, run_name="__main__")
+        status = 0
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            status = 0
+        elif isinstance(code, int):
+            status = code & 0xFF
+        else:
+            try:
+                sys.stderr.write(str(code) + "\n")
+            except Exception:
+                pass
+            status = 1
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        status = 1
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except BaseException:
+            pass
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:
+            status = 120
+    return status
+
+
+os._exit(_run_hook())
 '''
 
 
