@@ -221,8 +221,11 @@ def test_real_regressions(sandboxed, tmp_path, case):
     fixture, baseline, candidate, cls, signature = case
     corpus = tmp_path / "corpus"
     sdist(fixture, corpus)
-    options = _options(tmp_path, baseline, candidate)
+    work = tmp_path / "work"
+    work.mkdir()
+    options = _options(tmp_path, baseline, candidate, work_dir=work)
     run_canary([str(corpus)], options=options)
+    assert list(work.iterdir()) == []  # every build cleaned up after itself
     _, rows = _rows(options.db)
     row = rows[fixture]
     assert row.cls == cls, (row.baseline, row.candidate)
@@ -448,3 +451,36 @@ def test_backend_from_a_source_tree_is_built_once(tmp_path):
     again = parse_backend(str(tree), cache_dir=tmp_path / "cache")
     assert again.requirement == first.requirement
     assert wheel.stat().st_mtime_ns == stamp  # not built again
+
+
+def test_both_sides_share_one_unpacked_tree(sandboxed, tmp_path):
+    from sapper.build import unpack_sdist
+    from sapper.canary.engine import build_side
+
+    archive = sdist("regress-dash", tmp_path / "in")
+    tree = unpack_sdist(archive, tmp_path / "tree")
+    assert tree.name == "regress-dash-1.0"
+    b = builder(timeout=120)
+    first, _ = build_side(b, archive, parse_backend("77.0.3"), "metadata", tree=tree)
+    assert tree.is_dir()  # copied: the other side gets it untouched
+    assert not list(tree.glob("*.egg-info"))
+    second, _ = build_side(b, archive, parse_backend("78.0.1"), "metadata", tree=tree, move=True)
+    assert not tree.exists()  # the last side took it
+    assert (first.outcome, second.outcome) == ("ok", "fail")
+    assert second.error_type == "setuptools.errors.InvalidConfigError"
+
+
+def test_default_work_dir_is_a_roomy_memory_file_system_or_none():
+    from sapper.canary.engine import default_jobs, default_work_dir
+
+    found = default_work_dir()
+    if found is not None:
+        import os
+
+        stat = os.statvfs(found)
+        assert stat.f_bavail * stat.f_frsize >= 8 * 1024**3
+        assert any(
+            line.split()[1:3] == [str(found), "tmpfs"]
+            for line in Path("/proc/mounts").read_text().splitlines()
+        )
+    assert default_jobs() >= 1

@@ -28,7 +28,7 @@ from ._env import EnvironmentCache, Wheelhouse, base_prefix
 from ._sandbox import Limits, SandboxRun, run_sandboxed
 from ._server import SERVER_NAME, SERVER_SOURCE, HookServer
 
-__all__ = ["BuildResult", "Builder", "Mode", "Outcome"]
+__all__ = ["BuildResult", "Builder", "Mode", "Outcome", "unpack_sdist"]
 
 Mode = Literal["metadata", "wheel"]
 #: ``ok``; ``fail``: the backend raised or exited non-zero; ``spurious``: the sandbox or a
@@ -215,8 +215,10 @@ class Builder:
         override: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         keep: Path | None = None,
+        move_source: bool = False,
     ) -> BuildResult:
-        """Build ``source`` (an sdist archive or a source tree, which is copied first).
+        """Build ``source`` (an sdist archive or a source tree, which is copied first;
+        with ``move_source``, a tree the caller no longer needs is moved instead).
 
         ``override`` replaces the build requirements of the same names (``setuptools==78.0.1``
         pins setuptools whatever ``build-system.requires`` says), also those
@@ -234,7 +236,9 @@ class Builder:
         root.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix="sapper-build-", dir=root))
         try:
-            result = self._build(source, workdir, mode, override, dict(env or {}), keep)
+            result = self._build(
+                source, workdir, mode, override, dict(env or {}), keep, move_source
+            )
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return replace(result, seconds=round(time.monotonic() - start, 3))
@@ -247,12 +251,13 @@ class Builder:
         override: Sequence[str],
         extra_env: dict[str, str],
         keep: Path | None,
+        move_source: bool = False,
     ) -> BuildResult:
         from .._exceptions import SapperError
 
         result = BuildResult(outcome="prepare-fail", mode=mode, hook="prepare")
         try:
-            tree = _unpack(source, workdir / "src")
+            tree = _unpack(source, workdir / "src", move=move_source)
             backend, backend_path, declared = _build_system(tree)
         except (SapperError, OSError, ValueError) as exc:
             return _prepare_fail(result, exc)
@@ -632,15 +637,31 @@ def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
     return str(backend), backend_path, list(requires)
 
 
-def _unpack(source: Path, dest: Path) -> Path:
-    """Copy a source tree, or extract an sdist safely (member count, size and names
-    checked; links and devices refused), and return the project root.
+def unpack_sdist(source: Path, dest: Path) -> Path:
+    """Extract an sdist archive safely into ``dest`` (created; member count, size and names
+    checked, links and devices refused) and return the project root (the archive's single
+    top directory, as pip sees it).
+
+    :raises BuildError: for an archive that cannot be used.
+    """
+    return _unpack(source, dest)
+
+
+def _unpack(source: Path, dest: Path, *, move: bool = False) -> Path:
+    """Copy (or ``move``) a source tree to ``dest/NAME``, keeping its directory name (a
+    version derived from the folder's name, as versioneer can, sees what pip's build sees),
+    or extract an sdist as :func:`unpack_sdist` does; return the project root.
 
     :raises BuildError: for an archive that cannot be used.
     """
     if source.is_dir():
-        shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
-        return dest
+        dest.mkdir(parents=True)
+        target = dest / source.name
+        if move:
+            shutil.move(source, target)
+        else:
+            shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        return target
     name = source.name.lower()
     dest.mkdir(parents=True)
     if name.endswith(".zip"):
