@@ -144,8 +144,15 @@ def test_dash_keys_regress_in_78_0_1(sandboxed, tmp_path):
         "fail-both": "fail",
         "nonsetuptools-ok": "not-setuptools",
     }
+    other = rows["nonsetuptools-ok"]
+    assert other.baseline is not None
+    assert other.candidate is not None
+    # the same inputs on both sides (setuptools not involved): built once
+    assert (other.baseline.attempts, other.candidate.attempts) == (1, 0)
+    assert other.candidate.outcome == other.baseline.outcome == "ok"
     dash = rows["regress-dash"]
     assert dash.baseline is not None
+    assert (dash.baseline.attempts, dash.candidate.attempts) == (1, 1)
     assert dash.candidate is not None
     assert dash.candidate.error_type == "setuptools.errors.InvalidConfigError"
     assert (dash.baseline.static, dash.candidate.static) == ("builds", "fails")
@@ -484,3 +491,34 @@ def test_default_work_dir_is_a_roomy_memory_file_system_or_none():
             for line in Path("/proc/mounts").read_text().splitlines()
         )
     assert default_jobs() >= 1
+
+
+SAME_INPUTS = [
+    # (outcome, declared, dynamic, baseline env, candidate env, expected)
+    ("ok", ("hatchling",), (), {}, {}, True),
+    ("fail", ("flit_core>=3.2,<4",), (), {}, {}, True),
+    ("ok", ("setuptools>=61", "wheel"), (), {}, {}, False),
+    ("ok", ("Setuptools",), (), {}, {}, False),
+    ("ok", ("hatchling",), ("setuptools",), {}, {}, False),
+    ("ok", ("hatchling",), (), {}, {"SETUPTOOLS_ENFORCE_DEPRECATION": "1"}, False),
+    ("spurious", ("hatchling",), (), {}, {}, False),
+    ("prepare-fail", ("hatchling",), (), {}, {}, False),
+]
+
+
+@pytest.mark.parametrize("case", SAME_INPUTS)
+def test_same_inputs(case):
+    from sapper.build import BuildResult
+    from sapper.canary.engine import same_inputs
+
+    outcome, declared, dynamic, base_env, cand_env, expected = case
+    result = BuildResult(
+        outcome=outcome,
+        mode="metadata",
+        backend="x:y",
+        declared_requires=declared,
+        dynamic_requires=dynamic,
+    )
+    baseline = parse_backend("77.0.3", env=tuple(base_env.items()))
+    candidate = parse_backend("78.0.1", env=tuple(cand_env.items()))
+    assert same_inputs(result, baseline, candidate) is expected

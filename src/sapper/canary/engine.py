@@ -29,6 +29,7 @@ __all__ = [
     "default_jobs",
     "default_work_dir",
     "run_canary",
+    "same_inputs",
 ]
 
 
@@ -194,6 +195,35 @@ def build_side(
     return result, 1
 
 
+def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> bool:
+    """Whether the candidate's build of a target would get exactly the inputs of the
+    baseline's build ``result``: neither the requirements the sdist declares nor those its
+    ``get_requires_for_build_wheel`` added name what the backends pin (a project built by
+    hatchling, flit, maturin... without setuptools), and both sides set the same variables.
+    Then the build environment, the source and the hooks are the same, and so is the
+    outcome. Only a completed verdict (``ok`` or ``fail``) is reused: a spurious or
+    prepare-fail result is worth building again."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    if result.outcome not in ("ok", "fail") or dict(baseline.env) != dict(candidate.env):
+        return False
+    pinned = set()
+    for text in (baseline.requirement, candidate.requirement):
+        try:
+            pinned.add(canonicalize_name(Requirement(text).name))
+        except InvalidRequirement:
+            return False
+    for text in (*result.declared_requires, *result.dynamic_requires):
+        try:
+            name = canonicalize_name(Requirement(text).name)
+        except InvalidRequirement:
+            return False
+        if name in pinned:
+            return False
+    return result.backend != ""
+
+
 def _side(
     result: BuildResult, attempts: int, backend: Backend, static: tuple[str, tuple[str, ...]]
 ) -> SideResult:
@@ -243,14 +273,20 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
         try:
             sides: list[SideResult] = []
             uses: bool | None = None
+            first: BuildResult | None = None
             for side, backend in enumerate((s.baseline, s.candidate)):
                 verdict, codes, uses_here, (name, version) = _static(path, backend, s)
                 uses = uses_here if uses_here is not None else uses
                 if base.project is None and name:
                     base = replace(base, project=name, version=version)
-                result, attempts = build_side(
-                    builder, path, backend, s.mode, tree=tree, move=side == 1
-                )
+                if first is not None and same_inputs(first, s.baseline, s.candidate):
+                    # the baseline's build, with exactly the candidate's inputs: not repeated
+                    result, attempts = replace(first, seconds=0.0), 0
+                else:
+                    result, attempts = build_side(
+                        builder, path, backend, s.mode, tree=tree, move=side == 1
+                    )
+                first = first or result
                 sides.append(_side(result, attempts, backend, (verdict, codes)))
         except SapperError as exc:
             return replace(base, cls="error", error=str(exc))
