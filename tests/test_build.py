@@ -274,3 +274,21 @@ def test_hook_server_cases(sandboxed):
     missing = b.build(DATA_DIR / "backend-missing", override=["setuptools==84.2.1"])
     assert missing.outcome == "fail"
     assert missing.error_type == "pyproject_hooks._impl.BackendUnavailable"
+
+
+def test_environment_key_is_the_interpreter_not_its_name(tmp_path):
+    import os
+    import sys
+
+    from sapper.build import EnvironmentCache, Wheelhouse
+
+    names = []
+    for name in ("python-a", "python-b"):
+        link = tmp_path / name
+        link.symlink_to(os.path.realpath(sys.executable))
+        names.append(str(link))
+    wheelhouse = Wheelhouse(tmp_path / "wheelhouse", online=False)
+    first = EnvironmentCache(tmp_path / "envs", wheelhouse, python=names[0]).get([])
+    second = EnvironmentCache(tmp_path / "envs", wheelhouse, python=names[1]).get([])
+    assert first == second
+    assert (first / "bin" / "python").exists()
