@@ -212,3 +212,83 @@ def test_timeout_kills_the_whole_tree(sandboxed):
     assert result.spurious_reason == "timeout"
     assert result.seconds < 30
     assert _processes_with(token) == []
+
+
+# --------------------------------------------------------------------------- hook server
+
+# (fixture, setuptools, mode): each is built with one interpreter per hook and with the hook
+# server, and must end the same way (see sapper.build._server)
+SAME_BOTH_WAYS = [
+    ("regress-dash", "77.0.3", "metadata"),
+    ("regress-dash", "78.0.1", "metadata"),
+    ("regress-dash", "84.2.1", "wheel"),
+    ("regress-pkgres", "82.0.0", "metadata"),
+    ("fail-both", "84.2.1", "metadata"),
+    ("hooks-fresh", "84.2.1", "metadata"),
+    ("hooks-fresh", "84.2.1", "wheel"),
+    ("setup-requires", "84.2.1", "metadata"),
+    ("nonsetuptools-ok", "84.2.1", "metadata"),
+    ("backend-missing", "84.2.1", "metadata"),
+    ("escape-write", "84.2.1", "metadata"),
+]
+
+
+def _verdict(result):
+    return {
+        "outcome": result.outcome,
+        "hook": result.hook,
+        "error_type": result.error_type,
+        "signature": result.signature,
+        "spurious_reason": result.spurious_reason,
+        "requires": result.requires,
+        "dynamic_requires": result.dynamic_requires,
+        "artifact": result.artifact,
+        "warnings": sorted(
+            (w.category, w.summary, w.due_date, w.url, w.lineno) for w in result.warnings
+        ),
+    }
+
+
+@pytest.mark.parametrize(("name", "setuptools", "mode"), SAME_BOTH_WAYS)
+def test_hook_server_ends_as_one_interpreter_per_hook(sandboxed, tmp_path, name, setuptools, mode):
+    source = DATA_DIR / name
+    results = []
+    for server in (False, True):
+        b = builder(timeout=120)
+        b.hook_server = server
+        results.append(b.build(source, override=[f"setuptools=={setuptools}"], mode=mode))
+    fresh, served = results
+    assert _verdict(served) == _verdict(fresh), (served.log_tail, fresh.log_tail)
+
+
+def test_hook_server_cases(sandboxed):
+    b = builder(timeout=120)
+    fresh = b.build(DATA_DIR / "hooks-fresh", override=["setuptools==84.2.1"])
+    assert fresh.outcome == "ok", fresh.log_tail
+    assert [w.summary for w in fresh.warnings if "hooks-fresh" in w.summary] == [
+        "hooks-fresh: setup.py ran"
+    ]
+    dynamic = b.build(DATA_DIR / "setup-requires", override=["setuptools==84.2.1"])
+    assert dynamic.outcome == "ok", dynamic.log_tail
+    assert dynamic.dynamic_requires == ("wheel",)
+    missing = b.build(DATA_DIR / "backend-missing", override=["setuptools==84.2.1"])
+    assert missing.outcome == "fail"
+    assert missing.error_type == "pyproject_hooks._impl.BackendUnavailable"
+
+
+def test_environment_key_is_the_interpreter_not_its_name(tmp_path):
+    import os
+    import sys
+
+    from sapper.build import EnvironmentCache, Wheelhouse
+
+    names = []
+    for name in ("python-a", "python-b"):
+        link = tmp_path / name
+        link.symlink_to(os.path.realpath(sys.executable))
+        names.append(str(link))
+    wheelhouse = Wheelhouse(tmp_path / "wheelhouse", online=False)
+    first = EnvironmentCache(tmp_path / "envs", wheelhouse, python=names[0]).get([])
+    second = EnvironmentCache(tmp_path / "envs", wheelhouse, python=names[1]).get([])
+    assert first == second
+    assert (first / "bin" / "python").exists()

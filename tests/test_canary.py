@@ -144,8 +144,15 @@ def test_dash_keys_regress_in_78_0_1(sandboxed, tmp_path):
         "fail-both": "fail",
         "nonsetuptools-ok": "not-setuptools",
     }
+    other = rows["nonsetuptools-ok"]
+    assert other.baseline is not None
+    assert other.candidate is not None
+    # the same inputs on both sides (setuptools not involved): built once
+    assert (other.baseline.attempts, other.candidate.attempts) == (1, 0)
+    assert other.candidate.outcome == other.baseline.outcome == "ok"
     dash = rows["regress-dash"]
     assert dash.baseline is not None
+    assert (dash.baseline.attempts, dash.candidate.attempts) == (1, 1)
     assert dash.candidate is not None
     assert dash.candidate.error_type == "setuptools.errors.InvalidConfigError"
     assert (dash.baseline.static, dash.candidate.static) == ("builds", "fails")
@@ -221,8 +228,11 @@ def test_real_regressions(sandboxed, tmp_path, case):
     fixture, baseline, candidate, cls, signature = case
     corpus = tmp_path / "corpus"
     sdist(fixture, corpus)
-    options = _options(tmp_path, baseline, candidate)
+    work = tmp_path / "work"
+    work.mkdir()
+    options = _options(tmp_path, baseline, candidate, work_dir=work)
     run_canary([str(corpus)], options=options)
+    assert list(work.iterdir()) == []  # every build cleaned up after itself
     _, rows = _rows(options.db)
     row = rows[fixture]
     assert row.cls == cls, (row.baseline, row.candidate)
@@ -448,3 +458,67 @@ def test_backend_from_a_source_tree_is_built_once(tmp_path):
     again = parse_backend(str(tree), cache_dir=tmp_path / "cache")
     assert again.requirement == first.requirement
     assert wheel.stat().st_mtime_ns == stamp  # not built again
+
+
+def test_both_sides_share_one_unpacked_tree(sandboxed, tmp_path):
+    from sapper.build import unpack_sdist
+    from sapper.canary.engine import build_side
+
+    archive = sdist("regress-dash", tmp_path / "in")
+    tree = unpack_sdist(archive, tmp_path / "tree")
+    assert tree.name == "regress-dash-1.0"
+    b = builder(timeout=120)
+    first, _ = build_side(b, archive, parse_backend("77.0.3"), "metadata", tree=tree)
+    assert tree.is_dir()  # copied: the other side gets it untouched
+    assert not list(tree.glob("*.egg-info"))
+    second, _ = build_side(b, archive, parse_backend("78.0.1"), "metadata", tree=tree, move=True)
+    assert not tree.exists()  # the last side took it
+    assert (first.outcome, second.outcome) == ("ok", "fail")
+    assert second.error_type == "setuptools.errors.InvalidConfigError"
+
+
+def test_default_work_dir_is_a_roomy_memory_file_system_or_none():
+    from sapper.canary.engine import default_jobs, default_work_dir
+
+    found = default_work_dir()
+    if found is not None:
+        import os
+
+        stat = os.statvfs(found)
+        assert stat.f_bavail * stat.f_frsize >= 8 * 1024**3
+        assert any(
+            line.split()[1:3] == [str(found), "tmpfs"]
+            for line in Path("/proc/mounts").read_text().splitlines()
+        )
+    assert default_jobs() >= 1
+
+
+SAME_INPUTS = [
+    # (outcome, declared, dynamic, baseline env, candidate env, expected)
+    ("ok", ("hatchling",), (), {}, {}, True),
+    ("fail", ("flit_core>=3.2,<4",), (), {}, {}, True),
+    ("ok", ("setuptools>=61", "wheel"), (), {}, {}, False),
+    ("ok", ("Setuptools",), (), {}, {}, False),
+    ("ok", ("hatchling",), ("setuptools",), {}, {}, False),
+    ("ok", ("hatchling",), (), {}, {"SETUPTOOLS_ENFORCE_DEPRECATION": "1"}, False),
+    ("spurious", ("hatchling",), (), {}, {}, False),
+    ("prepare-fail", ("hatchling",), (), {}, {}, False),
+]
+
+
+@pytest.mark.parametrize("case", SAME_INPUTS)
+def test_same_inputs(case):
+    from sapper.build import BuildResult
+    from sapper.canary.engine import same_inputs
+
+    outcome, declared, dynamic, base_env, cand_env, expected = case
+    result = BuildResult(
+        outcome=outcome,
+        mode="metadata",
+        backend="x:y",
+        declared_requires=declared,
+        dynamic_requires=dynamic,
+    )
+    baseline = parse_backend("77.0.3", env=tuple(base_env.items()))
+    candidate = parse_backend("78.0.1", env=tuple(cand_env.items()))
+    assert same_inputs(result, baseline, candidate) is expected

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ._capture import BuildWarning, parse_setuptools_message, signature
 from ._env import EnvironmentCache, Wheelhouse
-from ._runner import Builder, BuildResult, Mode, Outcome
+from ._runner import Builder, BuildResult, Mode, Outcome, unpack_sdist
 from ._sandbox import Limits, SandboxRun, check_sandbox, run_sandboxed
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "parse_setuptools_message",
     "run_sandboxed",
     "signature",
+    "unpack_sdist",
 ]
 
 

@@ -155,8 +155,10 @@ class EnvironmentCache:
         :raises BuildError: when uv cannot install them from the wheelhouse.
         """
         # v2: environments carry compiled bytecode (the sandbox cannot write it, and without
-        # it every hook pays for compiling setuptools again: about twice the start-up)
-        salt = f"v2|{self.python}|{_interpreter_id(self.python)}"
+        # it every hook pays for compiling setuptools again: about twice the start-up).
+        # v3: keyed by the interpreter's real file, not the name it was reached by (`sapper`
+        # runs .venv/bin/python3, `python -m sapper` .venv/bin/python: one environment)
+        salt = f"v3|{_interpreter_id(self.python)}"
         key = requirement_key(requirements, salt=salt)
         env = self.path / key
         if (env / _READY).exists():

@@ -26,8 +26,9 @@ from ._capture import (
 )
 from ._env import EnvironmentCache, Wheelhouse, base_prefix
 from ._sandbox import Limits, SandboxRun, run_sandboxed
+from ._server import SERVER_NAME, SERVER_SOURCE, HookServer
 
-__all__ = ["BuildResult", "Builder", "Mode", "Outcome"]
+__all__ = ["BuildResult", "Builder", "Mode", "Outcome", "unpack_sdist"]
 
 Mode = Literal["metadata", "wheel"]
 #: ``ok``; ``fail``: the backend raised or exited non-zero; ``spurious``: the sandbox or a
@@ -88,6 +89,25 @@ class _Hooks:
 
     workdir: Path
     runs: list[tuple[str, SandboxRun, HookEvents]] = field(default_factory=list)
+    #: The hook server of this build, with what it was started for (environment, working
+    #: directory, variables): a hook with another key gets a new one.
+    server: HookServer | None = None
+    server_key: tuple[object, ...] = ()
+    #: Warnings the servers recorded while importing the backend.
+    server_events: list[HookEvents] = field(default_factory=list)
+    #: Set when a server could not serve (the backend import failed): one interpreter per
+    #: hook from then on.
+    fresh_interpreters: bool = False
+
+    def close_server(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server_events.append(read_events(self.server_events_path))
+            self.server = None
+
+    @property
+    def server_events_path(self) -> Path:
+        return self.workdir / f".events-server-{len(self.server_events)}.jsonl"
 
 
 class _HookFailed(Exception):
@@ -97,7 +117,12 @@ class _HookFailed(Exception):
 
 
 class Builder:
-    """Builds sdists through their PEP 517 hooks, one hook per sandboxed process.
+    """Builds sdists through their PEP 517 hooks, each hook in its own sandboxed process.
+
+    ``hook_server=True`` (the default) starts one sandbox and interpreter per build, which
+    imports the backend once and forks a fresh process for each hook (see
+    :mod:`sapper.build._server` for why that is what pip does, less the start-up);
+    ``False`` starts a new sandbox and interpreter for every hook.
 
     ``cache_dir`` holds the wheelhouse (``build/wheelhouse``) and the build environments
     (``build/envs``); default: sapper's cache directory. ``online=False`` never fetches:
@@ -116,6 +141,7 @@ class Builder:
         online: bool = True,
         python: str | None = None,
         work_root: Path | None = None,
+        hook_server: bool = True,
     ) -> None:
         if cache_dir is None:
             from ..pypi import default_cache_dir
@@ -128,6 +154,7 @@ class Builder:
         self.online = online
         self.python = python or sys.executable
         self.work_root = work_root
+        self.hook_server = hook_server
 
     # -- pieces ---------------------------------------------------------------------------
 
@@ -175,6 +202,7 @@ class Builder:
         path = self.cache_dir / "build" / "capture"
         _write_if_changed(path / "sitecustomize.py", SITECUSTOMIZE)
         _write_if_changed(path / "hooks" / "_in_process.py", _in_process_source())
+        _write_if_changed(path / "hooks" / SERVER_NAME, SERVER_SOURCE)
         return path
 
     # -- the build ------------------------------------------------------------------------
@@ -187,8 +215,10 @@ class Builder:
         override: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         keep: Path | None = None,
+        move_source: bool = False,
     ) -> BuildResult:
-        """Build ``source`` (an sdist archive or a source tree, which is copied first).
+        """Build ``source`` (an sdist archive or a source tree, which is copied first;
+        with ``move_source``, a tree the caller no longer needs is moved instead).
 
         ``override`` replaces the build requirements of the same names (``setuptools==78.0.1``
         pins setuptools whatever ``build-system.requires`` says), also those
@@ -206,7 +236,9 @@ class Builder:
         root.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix="sapper-build-", dir=root))
         try:
-            result = self._build(source, workdir, mode, override, dict(env or {}), keep)
+            result = self._build(
+                source, workdir, mode, override, dict(env or {}), keep, move_source
+            )
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return replace(result, seconds=round(time.monotonic() - start, 3))
@@ -219,12 +251,13 @@ class Builder:
         override: Sequence[str],
         extra_env: dict[str, str],
         keep: Path | None,
+        move_source: bool = False,
     ) -> BuildResult:
         from .._exceptions import SapperError
 
         result = BuildResult(outcome="prepare-fail", mode=mode, hook="prepare")
         try:
-            tree = _unpack(source, workdir / "src")
+            tree = _unpack(source, workdir / "src", move=move_source)
             backend, backend_path, declared = _build_system(tree)
         except (SapperError, OSError, ValueError) as exc:
             return _prepare_fail(result, exc)
@@ -278,8 +311,10 @@ class Builder:
                 hook = "prepare_metadata_for_build_wheel"
                 artifact = caller(env_dir).prepare_metadata_for_build_wheel(str(out), {})
         except Exception as exc:
+            state.close_server()
             return _failure(replace(result, hook=hook), state, exc, self.limits)
         finally:
+            state.close_server()
             quiet.__exit__(None, None, None)
         artifact = str(artifact)
         kept = None
@@ -322,26 +357,52 @@ class Builder:
                 "PYTHONNOUSERSITE": "1",
                 "PYTHONDONTWRITEBYTECODE": "1",
                 "PIP_NO_INDEX": "1",
-                "SAPPER_BUILD_EVENTS": str(events),
                 **dict(extra_environ or {}),
                 **dict(extra_env),
             }
-            cmd = [cmd[0], str(capture / "hooks" / "_in_process.py"), *cmd[2:]]
             readonly = [env_dir, capture]
             prefix = base_prefix(env_dir)
             if prefix is not None and not str(prefix).startswith("/usr/"):
                 readonly.append(prefix)
-            sandbox_run = run_sandboxed(
-                cmd,
-                cwd=Path(cwd or state.workdir),
-                workdir=state.workdir,
-                env=environ,
-                readonly=readonly,
-                writable=[control],
-                limits=self.limits,
-                sandbox=self.sandbox,
-                log=state.workdir / f".log-{len(state.runs)}",
-            )
+            log = state.workdir / f".log-{len(state.runs)}"
+            workdir_cwd = Path(cwd or state.workdir)
+            sandbox_run = None
+            if self.hook_server and not state.fresh_interpreters:
+                key = (cmd[0], str(workdir_cwd), tuple(sorted(environ.items())))
+                if state.server is not None and state.server_key != key:
+                    state.close_server()
+                if state.server is None:
+                    state.server = HookServer(
+                        python=cmd[0],
+                        script=capture / "hooks" / SERVER_NAME,
+                        cwd=workdir_cwd,
+                        workdir=state.workdir,
+                        env={**environ, "SAPPER_BUILD_EVENTS": str(state.server_events_path)},
+                        readonly=readonly,
+                        limits=self.limits,
+                        sandbox=self.sandbox,
+                        log=state.workdir / f".log-server-{len(state.server_events)}",
+                    )
+                    state.server_key = key
+                if state.server.ready in ("failed", "threads"):
+                    # the backend import failed (or started a thread): from here on, as
+                    # pip does, a new interpreter per hook, which reproduces the failure
+                    state.close_server()
+                    state.fresh_interpreters = True
+                else:
+                    sandbox_run = state.server.call(hook, control, log=log, events=events)
+            if sandbox_run is None:
+                sandbox_run = run_sandboxed(
+                    [cmd[0], str(capture / "hooks" / "_in_process.py"), *cmd[2:]],
+                    cwd=workdir_cwd,
+                    workdir=state.workdir,
+                    env={**environ, "SAPPER_BUILD_EVENTS": str(events)},
+                    readonly=readonly,
+                    writable=[control],
+                    limits=self.limits,
+                    sandbox=self.sandbox,
+                    log=log,
+                )
             state.runs.append((hook, sandbox_run, read_events(events)))
             if sandbox_run.returncode != 0 or sandbox_run.timed_out:
                 raise _HookFailed(sandbox_run)
@@ -374,7 +435,10 @@ def _write_if_changed(target: Path, text: str) -> None:
 
 
 def _warnings(state: _Hooks) -> tuple[BuildWarning, ...]:
-    return merge_warnings(*(events.warnings for _, _, events in state.runs))
+    return merge_warnings(
+        *(events.warnings for events in state.server_events),
+        *(events.warnings for _, _, events in state.runs),
+    )
 
 
 def _prepare_fail(result: BuildResult, exc: BaseException, *, hook: str = "prepare") -> BuildResult:
@@ -573,15 +637,31 @@ def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
     return str(backend), backend_path, list(requires)
 
 
-def _unpack(source: Path, dest: Path) -> Path:
-    """Copy a source tree, or extract an sdist safely (member count, size and names
-    checked; links and devices refused), and return the project root.
+def unpack_sdist(source: Path, dest: Path) -> Path:
+    """Extract an sdist archive safely into ``dest`` (created; member count, size and names
+    checked, links and devices refused) and return the project root (the archive's single
+    top directory, as pip sees it).
+
+    :raises BuildError: for an archive that cannot be used.
+    """
+    return _unpack(source, dest)
+
+
+def _unpack(source: Path, dest: Path, *, move: bool = False) -> Path:
+    """Copy (or ``move``) a source tree to ``dest/NAME``, keeping its directory name (a
+    version derived from the folder's name, as versioneer can, sees what pip's build sees),
+    or extract an sdist as :func:`unpack_sdist` does; return the project root.
 
     :raises BuildError: for an archive that cannot be used.
     """
     if source.is_dir():
-        shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns(".git"))
-        return dest
+        dest.mkdir(parents=True)
+        target = dest / source.name
+        if move:
+            shutil.move(source, target)
+        else:
+            shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        return target
     name = source.name.lower()
     dest.mkdir(parents=True)
     if name.endswith(".zip"):

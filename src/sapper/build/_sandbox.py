@@ -29,7 +29,18 @@ from pathlib import Path
 
 from .._exceptions import SandboxError
 
-__all__ = ["Limits", "SandboxRun", "check_sandbox", "run_sandboxed"]
+__all__ = [
+    "Limits",
+    "SandboxRun",
+    "check_sandbox",
+    "give_to_builder",
+    "kill_group",
+    "limits_hook",
+    "log_tail",
+    "run_sandboxed",
+    "sandbox_argv",
+    "signal_name",
+]
 
 GiB = 1024**3
 NOBODY = 65534
@@ -212,6 +223,71 @@ def _tail(path: Path, limit: int) -> str:
     return data.decode("utf-8", "replace")
 
 
+def sandbox_argv(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    workdir: Path,
+    env: Mapping[str, str],
+    readonly: Sequence[Path] = (),
+    writable: Sequence[Path] = (),
+    sandbox: bool = True,
+) -> list[str]:
+    """The command line that runs ``argv`` confined as :func:`run_sandboxed` describes
+    (``argv`` itself with ``sandbox=False``). As root, this also hands ``workdir`` and
+    ``writable`` to the unprivileged build user.
+
+    :raises SandboxError: when the sandbox is asked for and not available.
+    """
+    full = list(argv)
+    if not sandbox:
+        return full
+    bwrap = check_sandbox()
+    prefix = _base_argv(bwrap, workdir, readonly)
+    for path in writable:
+        prefix += ["--bind", str(path), str(path)]
+    prefix += ["--chdir", str(cwd), "--clearenv"]
+    for key, value in env.items():
+        prefix += ["--setenv", key, value]
+    if os.geteuid() == 0:
+        prefix += ["--", *_drop_root()]
+        give_to_builder([workdir, *writable])
+    else:
+        prefix += ["--"]
+    return [*prefix, *full]
+
+
+def limits_hook(limits: Limits) -> functools.partial[None]:
+    """A ``preexec_fn`` applying ``limits`` to the process and all it starts."""
+    return functools.partial(_limits_hook, limits)
+
+
+def log_tail(path: Path, limit: int = 64 * 1024) -> str:
+    """The last ``limit`` bytes of a log file, decoded ("" when it is missing)."""
+    return _tail(path, limit)
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group (the session) ``proc`` leads."""
+    _kill_group(proc)
+
+
+def signal_name(returncode: int, *, sandbox: bool) -> str | None:
+    """The signal a return code says ended a process (bubblewrap's pid 1 reports a child
+    killed by a signal as 128 + the signal)."""
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    if returncode > 128 and sandbox:
+        try:
+            return signal.Signals(returncode - 128).name
+        except ValueError:
+            return None
+    return None
+
+
 def run_sandboxed(
     argv: Sequence[str],
     *,
@@ -236,21 +312,15 @@ def run_sandboxed(
     """
     limits = limits or Limits()
     log = log or workdir / ".sapper-log"
-    full = list(argv)
-    if sandbox:
-        bwrap = check_sandbox()
-        prefix = _base_argv(bwrap, workdir, readonly)
-        for path in writable:
-            prefix += ["--bind", str(path), str(path)]
-        prefix += ["--chdir", str(cwd), "--clearenv"]
-        for key, value in env.items():
-            prefix += ["--setenv", key, value]
-        if os.geteuid() == 0:
-            prefix += ["--", *_drop_root()]
-            _give_to_nobody([workdir, *writable])
-        else:
-            prefix += ["--"]
-        full = [*prefix, *full]
+    full = sandbox_argv(
+        argv,
+        cwd=cwd,
+        workdir=workdir,
+        env=env,
+        readonly=readonly,
+        writable=writable,
+        sandbox=sandbox,
+    )
     start = time.monotonic()
     timed_out = False
     with log.open("ab") as out:
@@ -276,18 +346,7 @@ def run_sandboxed(
                 proc.wait()
     _kill_group(proc)  # stragglers of an unsandboxed run that left the group alive
     seconds = time.monotonic() - start
-    name = None
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = f"signal {-returncode}"
-    elif returncode > 128 and sandbox:
-        # bubblewrap's pid 1 reports a child killed by a signal as 128 + the signal
-        try:
-            name = signal.Signals(returncode - 128).name
-        except ValueError:
-            name = None
+    name = signal_name(returncode, sandbox=sandbox)
     return SandboxRun(
         returncode=returncode,
         timed_out=timed_out,
@@ -302,8 +361,11 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-def _give_to_nobody(paths: Sequence[Path]) -> None:
-    """Hand the build's writable directories to uid 65534 (root only)."""
+def give_to_builder(paths: Sequence[Path]) -> None:
+    """Hand the build's writable directories to uid 65534 when sapper runs as root (the
+    sandbox drops to that user); a no-op otherwise."""
+    if os.geteuid() != 0:
+        return
     for top in paths:
         os.chown(top, NOBODY, NOBODY)
         for root, dirs, files in os.walk(top):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import copy
 import hashlib
+import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -19,7 +21,16 @@ from ..scan.corpus import Job, VersionPolicy
 from .model import CLASSES, Backend, SideResult, TargetRow, classify
 from .store import CanaryStore, run_id_for
 
-__all__ = ["CanaryOptions", "CanaryProgress", "CanarySummary", "build_side", "run_canary"]
+__all__ = [
+    "CanaryOptions",
+    "CanaryProgress",
+    "CanarySummary",
+    "build_side",
+    "default_jobs",
+    "default_work_dir",
+    "run_canary",
+    "same_inputs",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,6 +53,8 @@ class CanaryOptions:
     retry: tuple[str, ...] = ()
     engine: Literal["process", "dask"] = "process"
     scheduler: str | None = None
+    #: Where the builds unpack and run (default: :func:`default_work_dir`).
+    work_dir: Path | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +87,42 @@ class _Settings:
     builder: Builder
     index_url: str | None
     cache_dir: Path | None
+    #: None: :func:`default_work_dir` of the machine the target is built on.
+    work_dir: Path | None = None
+
+
+#: A memory file system is used for the builds when it has this much room.
+_MEMORY_WORK_MIN_FREE = 8 * 1024**3
+
+
+def default_work_dir() -> Path | None:
+    """Where builds unpack and run by default: ``/dev/shm`` when it is a writable memory
+    file system (tmpfs) with 8 GiB free, else None (the temporary directory).
+
+    A build writes thousands of small files (the unpacked sdist, its copy, ``egg-info``),
+    all deleted a second later; on a busy disk that is most of a small build's time.
+    """
+    shm = Path("/dev/shm")
+    try:
+        stat = os.statvfs(shm)
+        mounts = Path("/proc/mounts").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    is_tmpfs = any(
+        line.split()[1:3] == [str(shm), "tmpfs"] for line in mounts.splitlines() if line.strip()
+    )
+    free = stat.f_bavail * stat.f_frsize
+    if is_tmpfs and free >= _MEMORY_WORK_MIN_FREE and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return None
+
+
+def default_jobs() -> int:
+    """Builds at once by default: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def _digest(path: Path) -> str:
@@ -117,15 +166,62 @@ def _static(
 
 
 def build_side(
-    builder: Builder, path: Path, backend: Backend, mode: Mode
+    builder: Builder,
+    path: Path,
+    backend: Backend,
+    mode: Mode,
+    *,
+    tree: Path | None = None,
+    move: bool = False,
 ) -> tuple[BuildResult, int]:
-    """Build ``path`` with ``backend``; a spurious failure is retried once."""
-    result = builder.build(path, mode=mode, override=[backend.requirement], env=dict(backend.env))
+    """Build ``path`` with ``backend``; a spurious failure is retried once (from ``path``).
+
+    ``tree``: the sdist already unpacked (:func:`~sapper.build.unpack_sdist`), copied into
+    the build's own directory instead of unpacking the archive again, or moved there with
+    ``move`` (the last side of a target).
+    """
+    source = tree if tree is not None else path
+    result = builder.build(
+        source,
+        mode=mode,
+        override=[backend.requirement],
+        env=dict(backend.env),
+        move_source=move and tree is not None,
+    )
     if result.outcome == "spurious":
         return builder.build(
             path, mode=mode, override=[backend.requirement], env=dict(backend.env)
         ), 2
     return result, 1
+
+
+def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> bool:
+    """Whether the candidate's build of a target would get exactly the inputs of the
+    baseline's build ``result``: neither the requirements the sdist declares nor those its
+    ``get_requires_for_build_wheel`` added name what the backends pin (a project built by
+    hatchling, flit, maturin... without setuptools), and both sides set the same variables.
+    Then the build environment, the source and the hooks are the same, and so is the
+    outcome. Only a completed verdict (``ok`` or ``fail``) is reused: a spurious or
+    prepare-fail result is worth building again."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    if result.outcome not in ("ok", "fail") or dict(baseline.env) != dict(candidate.env):
+        return False
+    pinned = set()
+    for text in (baseline.requirement, candidate.requirement):
+        try:
+            pinned.add(canonicalize_name(Requirement(text).name))
+        except InvalidRequirement:
+            return False
+    for text in (*result.declared_requires, *result.dynamic_requires):
+        try:
+            name = canonicalize_name(Requirement(text).name)
+        except InvalidRequirement:
+            return False
+        if name in pinned:
+            return False
+    return result.backend != ""
 
 
 def _side(
@@ -163,22 +259,34 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
         cls="prepare-fail",
         downloads=top_list().downloads(job.project),
     )
-    with tempfile.TemporaryDirectory(prefix="sapper-canary-") as tmp:
+    work_dir = s.work_dir or default_work_dir()
+    builder = copy.copy(s.builder)
+    builder.work_root = work_dir
+    with tempfile.TemporaryDirectory(prefix="sapper-canary-", dir=work_dir) as tmp:
         try:
             path = _materialize(job, s, Path(tmp))
         except (SapperError, OSError) as exc:
             return replace(base, error=str(exc))
         key = job.sha256 or _digest(path)
         base = replace(base, key=key)
+        tree = _unpack_once(path, Path(tmp) / "tree")
         try:
             sides: list[SideResult] = []
             uses: bool | None = None
-            for backend in (s.baseline, s.candidate):
+            first: BuildResult | None = None
+            for side, backend in enumerate((s.baseline, s.candidate)):
                 verdict, codes, uses_here, (name, version) = _static(path, backend, s)
                 uses = uses_here if uses_here is not None else uses
                 if base.project is None and name:
                     base = replace(base, project=name, version=version)
-                result, attempts = build_side(s.builder, path, backend, s.mode)
+                if first is not None and same_inputs(first, s.baseline, s.candidate):
+                    # the baseline's build, with exactly the candidate's inputs: not repeated
+                    result, attempts = replace(first, seconds=0.0), 0
+                else:
+                    result, attempts = build_side(
+                        builder, path, backend, s.mode, tree=tree, move=side == 1
+                    )
+                first = first or result
                 sides.append(_side(result, attempts, backend, (verdict, codes)))
         except SapperError as exc:
             return replace(base, cls="error", error=str(exc))
@@ -186,6 +294,19 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
             return replace(base, cls="error", error=f"{type(exc).__name__}: {exc}")
     cls = classify(sides[0], sides[1], uses_setuptools=uses, all_backends=s.all_backends)
     return replace(base, cls=cls, baseline=sides[0], candidate=sides[1], uses_setuptools=uses)
+
+
+def _unpack_once(path: Path, dest: Path) -> Path | None:
+    """The sdist unpacked once for both sides; None (each side unpacks the archive and
+    reports what is wrong as its own prepare-fail) when it cannot be, or is a folder."""
+    from ..build import unpack_sdist
+
+    if path.is_dir():
+        return None
+    try:
+        return unpack_sdist(path, dest)
+    except (SapperError, OSError):
+        return None
 
 
 def _materialize(job: Job, s: _Settings, tmp: Path) -> Path:
@@ -265,6 +386,7 @@ def run_canary(
         builder=builder,
         index_url=options.index_url,
         cache_dir=options.cache_dir,
+        work_dir=options.work_dir,
     )
     run_id = run_id_for(options.baseline, options.candidate, options.mode, options.all_backends)
     counts: dict[str, int] = dict.fromkeys(CLASSES, 0)

@@ -119,8 +119,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--jobs",
         metavar="N",
         type=positive_int,
-        default=1,
-        help="targets built at once (default 1)",
+        default=None,
+        help="targets built at once (default: the CPUs sapper may use)",
+    )
+    parser.add_argument(
+        "--work-dir",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="where builds unpack and run (default: /dev/shm when it is a memory file "
+        "system with 8 GiB free, else the temporary directory)",
     )
     parser.add_argument(
         "--engine",
@@ -198,6 +206,7 @@ def _run_canary(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     from ..build import Limits
     from ..canary import CanaryOptions, parse_backend, parse_env, run_canary
+    from ..canary.engine import default_jobs
     from ..scan.corpus import parse_versions
 
     options = CanaryOptions(
@@ -211,7 +220,7 @@ def _run_canary(args: argparse.Namespace) -> int:
         mode=args.mode,
         all_backends=args.all_backends,
         limits=Limits(timeout=float(args.timeout), memory=args.memory),
-        jobs=args.jobs,
+        jobs=args.jobs or default_jobs(),
         sandbox=not args.no_sandbox,
         versions=parse_versions(args.versions),
         index_url=args.index_url,
@@ -219,6 +228,7 @@ def _run_canary(args: argparse.Namespace) -> int:
         retry=("spurious", "prepare-fail", "error") if args.retry else (),
         engine=args.engine,
         scheduler=args.scheduler,
+        work_dir=args.work_dir,
     )
     show = args.progress == "always" or (args.progress == "auto" and progress_enabled())
     bar = _Bar() if show else None
@@ -306,9 +316,12 @@ def _run_bisect(args: argparse.Namespace) -> int:
     if len(releases) < 2:
         msg = f"no setuptools releases between {args.good} and {args.bad}"
         raise UsageError(msg)
+    from ..canary.engine import default_work_dir
+
     builder = Builder(
         cache_dir=args.cache_dir,
         index_url=args.index_url,
+        work_root=args.work_dir or default_work_dir(),
         limits=Limits(timeout=float(args.timeout), memory=args.memory),
         sandbox=not args.no_sandbox,
     )
