@@ -1,15 +1,27 @@
 """Mutation score per module: how many small deliberate bugs the fast tests catch.
 
-For each module, the project (src/, tests/, scripts/, docs/, README.md, pyproject.toml)
-is copied to a scratch directory, ``[tool.mutmut] only_mutate`` is narrowed to that
-module, and ``mutmut run`` mutates it and runs the fast tests of
-``[tool.mutmut] pytest_add_cli_args_test_selection`` (never the oracle) against each
-mutant. The score is killed / (killed + survived); mutants that time out count as killed,
-mutants no test reaches count as survived.
+The core modules are measured in a few groups, one ``mutmut run`` each (mutmut's start-up,
+mutant generation and its coverage pass over the tests are paid once per group, not once
+per module). For each group the project (src/, tests/, scripts/, docs/, README.md,
+pyproject.toml) is copied to a scratch directory, ``[tool.mutmut] only_mutate`` is narrowed
+to the group's modules, the tests to the group's fast tests (never the oracle), and the
+process isolation set; ``mutmut run`` then runs, per mutant, only the tests that reached
+the mutated function. The score per module is killed / (killed + survived), read from
+mutmut's per-file results; mutants no test reaches count as survived. Timeouts are
+reported on their own and rerun once (a loaded machine makes them): what still times out
+counts as killed (the mutant made the tests hang), and the count is shown.
 
-    python benchmarks/mutation.py                          # the core modules
-    python benchmarks/mutation.py src/sapper/versions.py   # one module
-    python benchmarks/mutation.py --survivors              # also list surviving mutants
+    python benchmarks/mutation.py                          # every group (versions, rules, core)
+    python benchmarks/mutation.py rules                    # one group
+    python benchmarks/mutation.py src/sapper/versions.py   # modules or globs, own group
+    python benchmarks/mutation.py rules --survivors        # also list the surviving mutants
+
+Groups (``GROUPS``): ``versions`` (versions.py and rules/_base.py: their results are cached
+per process, so each mutant runs in a process that has not imported sapper, "forkserver"),
+``rules`` (every rule family and rules/_emit.py: nothing in them is computed at import or
+cached, so each mutant's process forks from one that already imported the tests, "fork",
+an order of magnitude faster; the survivors are then rerun under "forkserver", which also
+reaches code run at import), ``core`` (sources, fix editors, scan engine).
 
 Runs under ``nice``; ``--max-children`` (default 2) bounds the parallel test processes.
 Scratch copies live under ``$TMPDIR/sapper-mutation`` (``--keep`` keeps them for
@@ -19,6 +31,7 @@ Scratch copies live under ``$TMPDIR/sapper-mutation`` (``--keep`` keeps them for
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -27,82 +40,122 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = (
-    "src/sapper/versions.py",
-    "src/sapper/rules/setup_cfg.py",
-    "src/sapper/rules/setup_py.py",
-    "src/sapper/rules/pyproject.py",
-    "src/sapper/rules/layout.py",
-    "src/sapper/rules/requires.py",
-    "src/sapper/sources.py",
-    "src/sapper/fix/setup_cfg.py",
-    "src/sapper/fix/setup_py.py",
-    "src/sapper/scan/engine.py",
+
+RULE_TESTS = (
+    "tests/test_catalogue_facts.py",
+    "tests/test_setup_cfg.py",
+    "tests/test_setup_py.py",
+    "tests/test_pyproject_rules.py",
+    "tests/test_layout_rules.py",
+    "tests/test_requires_rules.py",
+    "tests/test_rules_meta.py",
+    "tests/test_rule_mutants.py",
+    "tests/test_due_dates.py",
 )
 
 
-def _narrow(pyproject: str, module: str) -> str:
-    """The pyproject text with ``[tool.mutmut] only_mutate`` set to ``module`` alone."""
-    pattern = re.compile(r"^only_mutate = \[.*?\]\n", re.MULTILINE | re.DOTALL)
+@dataclass(frozen=True)
+class Group:
+    modules: tuple[str, ...]
+    tests: tuple[str, ...]
+    isolation: str  # mutmut process_isolation: "fork" or "forkserver"
+
+
+GROUPS: dict[str, Group] = {
+    "versions": Group(
+        ("src/sapper/versions.py", "src/sapper/rules/_base.py"),
+        ("tests/test_setuptools_facts.py", *RULE_TESTS),
+        "forkserver",
+    ),
+    "rules": Group(
+        (
+            "src/sapper/rules/_emit.py",
+            "src/sapper/rules/setup_cfg/*",
+            "src/sapper/rules/setup_py/*",
+            "src/sapper/rules/pyproject/*",
+            "src/sapper/rules/layout/*",
+            "src/sapper/rules/requires/*",
+        ),
+        RULE_TESTS,
+        "fork",
+    ),
+    "core": Group(
+        (
+            "src/sapper/sources.py",
+            "src/sapper/_files.py",
+            "src/sapper/fix/setup_cfg.py",
+            "src/sapper/fix/setup_py.py",
+            "src/sapper/scan/engine.py",
+        ),
+        (
+            "tests/test_sources.py",
+            "tests/test_fix_setup_cfg.py",
+            "tests/test_fix_setup_py.py",
+            "tests/test_fix_golden.py",
+            "tests/test_fix_sdist.py",
+            "tests/test_scan_engine.py",
+        ),
+        "forkserver",
+    ),
+}
+
+
+def _toml_list(values: tuple[str, ...] | list[str]) -> str:
+    return "[" + ", ".join(json.dumps(v) for v in values) + "]"
+
+
+def _set(pyproject: str, key: str, value: str) -> str:
+    """The pyproject text with ``[tool.mutmut] key`` set to ``value`` (TOML text)."""
+    pattern = re.compile(rf"^{key} = (\[.*?\]|\"[^\"\n]*\")\n", re.MULTILINE | re.DOTALL)
     if not pattern.search(pyproject):
-        msg = "pyproject.toml has no [tool.mutmut] only_mutate list"
+        msg = f"pyproject.toml has no [tool.mutmut] {key}"
         raise SystemExit(msg)
-    return pattern.sub(f"only_mutate = [{json.dumps(module)}]\n", pyproject, count=1)
+    return pattern.sub(lambda _: f"{key} = {value}\n", pyproject, count=1)
 
 
-def _copy(module: str, scratch: Path) -> Path:
-    work = scratch / module.replace("/", "_")
+def _configure(pyproject: str, group: Group) -> str:
+    text = _set(pyproject, "only_mutate", _toml_list(group.modules))
+    text = _set(text, "pytest_add_cli_args_test_selection", _toml_list(group.tests))
+    return _set(text, "process_isolation", json.dumps(group.isolation))
+
+
+def _copy(name: str, group: Group, scratch: Path) -> Path:
+    work = scratch / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "mutants")
-    shutil.copytree(ROOT / "src", work / "src", ignore=ignore)
-    shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
-    for name in ("scripts", "docs"):
-        shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    for sub in ("src", "tests", "scripts", "docs"):
+        shutil.copytree(ROOT / sub, work / sub, ignore=ignore)
     shutil.copy2(ROOT / "README.md", work / "README.md")
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    (work / "pyproject.toml").write_text(_narrow(text, module), encoding="utf-8")
+    (work / "pyproject.toml").write_text(_configure(text, group), encoding="utf-8")
     return work
 
 
-def _counts(work: Path) -> dict[str, int]:
-    subprocess.run(
-        [sys.executable, "-m", "mutmut", "export-cicd-stats"],
-        cwd=work,
-        check=True,
-        capture_output=True,
-    )
-    stats = json.loads((work / "mutants" / "mutmut-cicd-stats.json").read_text())
-    return {k: int(v) for k, v in stats.items() if isinstance(v, int)}
+def _status(code: int | None) -> str:
+    from mutmut.stats import status_by_exit_code
+
+    return str(status_by_exit_code[code])
 
 
-def _survivors(work: Path) -> list[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "mutmut", "results"],
-        cwd=work,
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    return [line.strip() for line in proc.stdout.splitlines() if "survived" in line]
+def _results(work: Path) -> dict[str, dict[str, str]]:
+    """Source path (under src/) -> mutant name -> status, from mutmut's per-file results."""
+    out: dict[str, dict[str, str]] = {}
+    for meta in sorted((work / "mutants" / "src").rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        path = meta.relative_to(work / "mutants").as_posix().removesuffix(".meta")
+        out[path] = {k: _status(v) for k, v in data.get("exit_code_by_key", {}).items()}
+    return out
 
 
-def run(
-    module: str,
-    scratch: Path,
-    max_children: int,
-    *,
-    survivors: bool,
-    names: list[str] | None = None,
-) -> dict[str, object]:
-    work = _copy(module, scratch)
+def _mutmut(work: Path, max_children: int, names: list[str]) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    start = time.perf_counter()
-    proc = subprocess.run(
+    return subprocess.run(
         [
             "nice",
             sys.executable,
@@ -111,7 +164,7 @@ def run(
             "run",
             "--max-children",
             str(max_children),
-            *(names or []),
+            *names,
         ],
         cwd=work,
         env=env,
@@ -119,32 +172,88 @@ def run(
         capture_output=True,
         text=True,
     )
-    elapsed = time.perf_counter() - start
+
+
+def _row(module: str, statuses: dict[str, str]) -> dict[str, object]:
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    timeouts = counts.get("timeout", 0)
+    killed = counts.get("killed", 0) + counts.get("caught by type check", 0) + timeouts
+    survivors = sorted(k for k, s in statuses.items() if s in ("survived", "no tests"))
+    other = len(statuses) - killed - len(survivors)
+    total = killed + len(survivors)
+    return {
+        "module": module,
+        "mutants": len(statuses),
+        "killed": killed,
+        "timeouts": timeouts,
+        "survived": len(survivors),
+        "not_run": other,
+        "score": round(killed / total, 4) if total else None,
+        "survivors": survivors,
+    }
+
+
+def run(
+    name: str,
+    group: Group,
+    scratch: Path,
+    max_children: int,
+    names: list[str] | None = None,
+) -> list[dict[str, object]]:
+    """Mutate ``group`` in one mutmut run; one row per module that has mutants."""
+    work = _copy(name, group, scratch)
+    start = time.perf_counter()
+    proc = _mutmut(work, max_children, names or [])
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout)[-2000:]
-        return {"module": module, "error": f"mutmut run exited {proc.returncode}: {tail}"}
-    counts = _counts(work)
-    killed = counts.get("killed", 0) + counts.get("timeout", 0)
-    survived = counts.get("survived", 0) + counts.get("no_tests", 0)
-    total = killed + survived
-    out: dict[str, object] = {
-        "module": module,
-        "mutants": counts.get("total", total),
-        "killed": killed,
-        "survived": survived,
-        "skipped": counts.get("skipped", 0) + counts.get("suspicious", 0),
-        "score": round(killed / total, 4) if total else None,
-        "seconds": round(elapsed, 1),
-        "workdir": str(work),
-    }
-    if survivors:
-        out["survivors"] = _survivors(work)
-    return out
+        return [{"module": name, "error": f"mutmut run exited {proc.returncode}: {tail}"}]
+    results = _results(work)
+    timeouts = [m for r in results.values() for m, s in r.items() if s == "timeout"]
+    if timeouts:  # rerun them once: mutmut resets timeouts of named mutants
+        _mutmut(work, max_children, timeouts)
+        results = _results(work)
+    survivors = [m for r in results.values() for m, s in r.items() if s == "survived"]
+    if group.isolation == "fork" and survivors:
+        # A function that runs at import (a module constant built by a call) ran before the
+        # fork, unmutated: its mutants are rerun each in a process that imports afresh.
+        pyproject = work / "pyproject.toml"
+        text = pyproject.read_text(encoding="utf-8")
+        pyproject.write_text(_set(text, "process_isolation", '"forkserver"'), encoding="utf-8")
+        _mutmut(work, max_children, survivors)
+        results = _results(work)
+    elapsed = round(time.perf_counter() - start, 1)
+    rows: list[dict[str, object]] = []
+    for path, found in results.items():
+        statuses = {
+            k: v for k, v in found.items() if not names or any(fnmatch.fnmatch(k, n) for n in names)
+        }
+        if statuses:
+            row = _row(path, statuses)
+            row.update(group=name, seconds=elapsed, workdir=str(work))
+            rows.append(row)
+    return rows
+
+
+def _groups(args: list[str]) -> dict[str, Group]:
+    if not args:
+        return dict(GROUPS)
+    chosen = {a: GROUPS[a] for a in args if a in GROUPS}
+    paths = tuple(a for a in args if a not in GROUPS)
+    if paths:
+        versions = GROUPS["versions"]
+        chosen[",".join(paths)] = Group(paths, versions.tests, "forkserver")
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("modules", nargs="*", default=list(CORE), help="paths under src/")
+    parser.add_argument(
+        "targets",
+        nargs="*",
+        help=f"groups ({', '.join(GROUPS)}) or module paths/globs under src/ (default: all groups)",
+    )
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
@@ -158,27 +267,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scratch", type=Path, help="scratch directory (default: $TMPDIR)")
     args = parser.parse_args(argv)
     scratch = args.scratch or Path(tempfile.gettempdir()) / "sapper-mutation"
-    rows = []
-    for module in args.modules:
-        row = run(module, scratch, args.max_children, survivors=args.survivors, names=args.mutants)
-        rows.append(row)
-        if args.json:
-            print(json.dumps(row), flush=True)
-        elif "error" in row:
-            print(f"{module}: {row['error']}", flush=True)
-        else:
+    failed = False
+    for name, group in _groups(args.targets).items():
+        rows = run(name, group, scratch, args.max_children, names=args.mutants)
+        for row in rows:
+            if args.json:
+                print(json.dumps(row), flush=True)
+                continue
+            if "error" in row:
+                failed = True
+                print(f"{row['module']}: {row['error']}", flush=True)
+                continue
             score = row["score"]
             shown = f"{score:.1%}" if isinstance(score, float) else "n/a"
+            killed, survived = int(str(row["killed"])), int(str(row["survived"]))
             print(
-                f"{module:40} {row['killed']:>5}/{row['killed'] + row['survived']:<5} "  # type: ignore[operator]
-                f"killed  {shown:>6}  ({row['seconds']} s)",
+                f"{row['module']:45} {killed:>5}/{killed + survived:<5} killed {shown:>6}"
+                f"  ({row['timeouts']} timeouts; group {name}, {row['seconds']} s)",
                 flush=True,
             )
-            for name in row.get("survivors", []) or []:  # type: ignore[union-attr]
-                print(f"    {name}")
-        if not args.keep:
-            shutil.rmtree(str(row.get("workdir", "")), ignore_errors=True)
-    return 1 if any("error" in r for r in rows) else 0
+            if args.survivors:
+                for mutant in row["survivors"]:  # type: ignore[attr-defined]
+                    print(f"    {mutant}")
+        if not args.keep and rows and "workdir" in rows[0]:
+            shutil.rmtree(str(rows[0]["workdir"]), ignore_errors=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,155 @@
+"""Rule behaviour the other rule tests left open: each table here kills mutants that
+``benchmarks/mutation.py rules`` found surviving (see docs/testing.md)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import check
+
+SETUP = "from setuptools import setup\n\nsetup({})\n"
+
+Row = tuple[str, int | None, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _rows(files: dict[str, str], code: str) -> list[Row]:
+    result = check(files)
+    return [
+        (f.code, f.line, f.fails, f.fails_enforced, f.warns)
+        for f in result.findings
+        if f.code == code
+    ]
+
+
+# --------------------------------------------------------------------------- PP001
+
+REQUIRES_ONLY = '[project]\nrequires-python = ">=3.8"\n'
+#: 61.2.0-67.8.0 ignore an invalid [project] table when something else names the project.
+RELAXED = (">=61.0.0,<61.2.0", ">=68.0.0")
+STRICT = (">=61.0.0",)
+
+
+@pytest.mark.parametrize(
+    ("files", "fails"),
+    [
+        pytest.param({}, STRICT, id="nothing-else"),
+        pytest.param({"setup.py": SETUP.format('name="probe"')}, RELAXED, id="setup.py-name"),
+        pytest.param({"setup.py": SETUP.format('version="1.0"')}, RELAXED, id="setup.py-version"),
+        pytest.param(
+            {"setup.py": SETUP.format('install_requires=["six"]')},
+            RELAXED,
+            id="setup.py-install_requires",
+        ),
+        pytest.param({"setup.py": SETUP.format('name=""')}, STRICT, id="setup.py-empty-name"),
+        pytest.param(
+            {"setup.py": SETUP.format('description="x"')}, STRICT, id="setup.py-other-keyword"
+        ),
+        pytest.param({"setup.cfg": "[metadata]\nname = probe\n"}, RELAXED, id="cfg-name"),
+        pytest.param({"setup.cfg": "[metadata]\nversion = 1.0\n"}, RELAXED, id="cfg-version"),
+        pytest.param(
+            {"setup.cfg": "[options]\ninstall_requires = six\n"}, RELAXED, id="cfg-install_requires"
+        ),
+        pytest.param({"setup.cfg": "[metadata]\ndescription = x\n"}, STRICT, id="cfg-other-key"),
+        pytest.param(
+            {
+                "pyproject.toml": REQUIRES_ONLY + "[tool.setuptools]\nzip-safe = false\n",
+                "setup.py": SETUP.format('name="probe"'),
+            },
+            STRICT,
+            id="tool-table-is-never-relaxed",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[project]\nname = "probe"\nversion = "1.0"\n'
+                'requires-python = ">=3.8"\npython_requires = ">=3.8"\n',
+                "setup.py": SETUP.format('name="probe"'),
+            },
+            RELAXED,
+            id="exactly-the-popular-keys",
+        ),
+    ],
+)
+def test_pp001_relaxed_when_another_file_names_the_project(
+    files: dict[str, str], fails: tuple[str, ...]
+) -> None:
+    rows = _rows({"pyproject.toml": REQUIRES_ONLY, **files}, "PP001")
+    assert rows[0][2] == fails
+
+
+# --------------------------------------------------------------------------- PP003
+
+LICENSED = '[project]\nname = "probe"\nversion = "1.0"\nlicense = "MIT"\n'
+DYNAMIC = LICENSED + 'dynamic = ["classifiers"]\n'
+MIT = "License :: OSI Approved :: MIT License"
+
+
+@pytest.mark.parametrize(
+    ("files", "line", "classifier"),
+    [
+        pytest.param(
+            {"pyproject.toml": LICENSED + f'classifiers = ["{MIT}"]\n'}, 5, MIT, id="static"
+        ),
+        pytest.param(
+            {"pyproject.toml": LICENSED + f'classifiers = ["Framework :: X", "  {MIT} "]\n'},
+            5,
+            MIT,
+            id="static-stripped",
+        ),
+        pytest.param(
+            {"pyproject.toml": LICENSED + 'classifiers = [1, "License :: X"]\n'},
+            5,
+            "License :: X",
+            id="non-strings-skipped",
+        ),
+        pytest.param(
+            {"pyproject.toml": DYNAMIC, "setup.py": SETUP.format(f'classifiers=["{MIT}"]')},
+            1,
+            MIT,
+            id="dynamic-setup.py-list",
+        ),
+        pytest.param(
+            {"pyproject.toml": DYNAMIC, "setup.py": SETUP.format(f'classifiers=("{MIT}",)')},
+            1,
+            MIT,
+            id="dynamic-setup.py-tuple",
+        ),
+        pytest.param(
+            {"pyproject.toml": DYNAMIC, "setup.cfg": f"[metadata]\nclassifiers =\n    {MIT}\n"},
+            1,
+            MIT,
+            id="dynamic-setup.cfg-classifiers",
+        ),
+        pytest.param(
+            {"pyproject.toml": DYNAMIC, "setup.cfg": f"[metadata]\nclassifier =\n    {MIT}\n"},
+            1,
+            MIT,
+            id="dynamic-setup.cfg-classifier-alias",
+        ),
+        pytest.param({"pyproject.toml": DYNAMIC}, None, None, id="dynamic-but-none-given"),
+        pytest.param(
+            {"pyproject.toml": LICENSED, "setup.py": SETUP.format(f'classifiers=["{MIT}"]')},
+            None,
+            None,
+            id="setup.py-classifiers-not-dynamic-are-ignored",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": LICENSED.replace('"MIT"', '{text = "MIT"}')
+                + f'classifiers = ["{MIT}"]\n'
+            },
+            None,
+            None,
+            id="license-table-is-not-an-expression",
+        ),
+    ],
+)
+def test_pp003_license_classifiers(
+    files: dict[str, str], line: int | None, classifier: str | None
+) -> None:
+    result = check(files)
+    found = [f for f in result.findings if f.code == "PP003"]
+    if classifier is None:
+        assert found == []
+        return
+    (finding,) = found
+    assert (finding.line, finding.fails) == (line, (">=77.0.1",))
+    assert f"classifiers still say {classifier!r}" in finding.message
