@@ -153,3 +153,55 @@ def test_pp003_license_classifiers(
     (finding,) = found
     assert (finding.line, finding.fails) == (line, (">=77.0.1",))
     assert f"classifiers still say {classifier!r}" in finding.message
+
+
+# --------------------------------------------------------------------------- PP009
+
+IMPORTS = "import {}\nfrom setuptools import setup\n\nsetup(name='probe', version='1.0')\n"
+
+
+@pytest.mark.parametrize(
+    ("module", "tree", "reported"),
+    [
+        pytest.param("helper", {"helper.py": ""}, False, id="top-level-module"),
+        pytest.param("helper", {"src/helper.py": ""}, False, id="one-directory-down"),
+        pytest.param("helper", {"a/b/helper.py": ""}, False, id="two-directories-down"),
+        pytest.param("helper", {"a/b/c/helper.py": ""}, True, id="three-directories-down"),
+        pytest.param("pkg", {"pkg/__init__.py": ""}, False, id="package"),
+        pytest.param("x", {"x.y.py": ""}, True, id="only-the-last-suffix-is-dropped"),
+        pytest.param("pkg", {"pkg.d/data.txt": ""}, True, id="directory-names-keep-their-dots"),
+        pytest.param("helper", {}, True, id="nowhere"),
+    ],
+)
+def test_pp009_modules_the_project_provides(
+    module: str, tree: dict[str, str], *, reported: bool
+) -> None:
+    files = {"pyproject.toml": "[tool.black]\n", "setup.py": IMPORTS.format(module), **tree}
+    assert bool(_rows(files, "PP009")) is reported
+
+
+# --------------------------------------------------------------------------- LY001
+
+TWO_PACKAGES = {"a/__init__.py": "", "b/__init__.py": ""}
+NAMED = '[project]\nname = "probe"\nversion = "1.0"\n'
+
+
+@pytest.mark.parametrize(
+    ("config", "path"),
+    [
+        pytest.param(
+            {"setup.py": SETUP.format('name="probe"'), "setup.cfg": "[metadata]\nname = probe\n"},
+            "setup.py",
+            id="setup.py-first",
+        ),
+        pytest.param(
+            {"setup.cfg": "[metadata]\nname = probe\n", "pyproject.toml": NAMED},
+            "setup.cfg",
+            id="then-setup.cfg",
+        ),
+        pytest.param({"pyproject.toml": NAMED}, "pyproject.toml", id="then-pyproject.toml"),
+    ],
+)
+def test_ly001_points_at_the_configuration(config: dict[str, str], path: str) -> None:
+    result = check({**config, **TWO_PACKAGES})
+    assert [f.path for f in result.findings if f.code == "LY001"] == [path]
