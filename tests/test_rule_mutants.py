@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from helpers import check
 
+from sapper.rules._base import get_rule
+
 SETUP = "from setuptools import setup\n\nsetup({})\n"
 
 Row = tuple[str, int | None, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
@@ -205,3 +207,57 @@ NAMED = '[project]\nname = "probe"\nversion = "1.0"\n'
 def test_ly001_points_at_the_configuration(config: dict[str, str], path: str) -> None:
     result = check({**config, **TWO_PACKAGES})
     assert [f.path for f in result.findings if f.code == "LY001"] == [path]
+
+
+# --------------------------------------------------------------------------- SP: where, what to do
+
+
+@pytest.mark.parametrize(
+    ("code", "line", "column", "fix"),
+    [
+        ("SP001", 2, 1, None),
+        ("SP002", 3, 47, "remove the `use_2to3` argument"),
+        ("SP003", 1, 1, None),
+        ("SP004", 3, 55, "pass `install_requires` as a list (sorted(...) of the set)"),
+        ("SP005", 3, 31, "use a PEP 440 version"),
+        ("SP006", 3, 55, "write PEP 440/508 requirements"),
+        ("SP007", 3, 50, "put a one-line summary in `description`"),
+        ("SP008", 5, 35, "drop the `dry_run=` argument"),
+        ("SP009", 2, 1, "import `bdist_wheel` from `setuptools.command.bdist_wheel`"),
+        ("SP010", 6, 56, "derive the command from `setuptools.command.build_py.build_py`"),
+    ],
+)
+def test_setup_py_findings_say_where_and_what_to_do(
+    code: str, line: int, column: int, fix: str | None
+) -> None:
+    rule = get_rule(code)
+    assert rule is not None
+    found = [f for f in check(dict(rule.example)).findings if f.code == code]
+    assert (found[0].path, found[0].line, found[0].column) == ("setup.py", line, column)
+    if fix is None:
+        assert found[0].fix is None
+    else:
+        assert found[0].fix is not None
+        assert found[0].fix.startswith(fix)
+
+
+# --------------------------------------------------------------------------- RQ001
+
+
+@pytest.mark.parametrize(
+    ("releases", "requirement", "chosen"),
+    [
+        pytest.param(["9.0", "10.0"], "plugin", "10.0", id="newest-by-version-not-by-text"),
+        pytest.param(["6.0", "7.0rc1"], "plugin>=5", "6.0", id="no-pre-releases"),
+        pytest.param(["6.0", "7.0"], "plugin<7", "6.0", id="specifier-applies"),
+        pytest.param(["6.0"], "plugin>=7", None, id="nothing-allowed"),
+    ],
+)
+def test_rq001_the_release_pip_would_install(
+    releases: list[str], requirement: str, chosen: str | None
+) -> None:
+    from packaging.requirements import Requirement
+
+    from sapper.rules.requires.rq001 import _chosen
+
+    assert _chosen(dict.fromkeys(releases, True), Requirement(requirement)) == chosen
