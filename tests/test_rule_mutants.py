@@ -261,3 +261,89 @@ def test_rq001_the_release_pip_would_install(
     from sapper.rules.requires.rq001 import _chosen
 
     assert _chosen(dict.fromkeys(releases, True), Requirement(requirement)) == chosen
+
+
+BUILD = '[build-system]\nrequires = [{}]\nbuild-backend = "setuptools.build_meta"\n'
+SCM_SETUP = "from setuptools import setup\nsetup(use_scm_version=True)\n"
+PBR_SETUP = "import setuptools\nsetuptools.setup({}pbr=True)\n"
+SCM_FIX = "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)"
+PBR_FIX = "allow pbr>=7 (it no longer imports pkg_resources)"
+
+
+def _in_pyproject(requires: str) -> dict[str, str]:
+    return {"pyproject.toml": BUILD.format(requires), "setup.py": SCM_SETUP}
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            _in_pyproject('"setuptools", "setuptools_scm>=2,<6"'),
+            [("pyproject.toml", None, "build-system.requires asks for `setuptools_scm>=2,<6`")],
+            id="build-system-requires",
+        ),
+        pytest.param(
+            {"setup.py": PBR_SETUP.format("setup_requires=['pbr<7'], ")},
+            [("setup.py", 2, "setup_requires asks for `pbr<7`")],
+            id="setup.py-list",
+        ),
+        pytest.param(
+            {"setup.py": PBR_SETUP.format("setup_requires='pbr<7', ")},
+            [("setup.py", 2, "setup_requires asks for `pbr<7`")],
+            id="setup.py-string",
+        ),
+        pytest.param(
+            {
+                "setup.py": PBR_SETUP.format(""),
+                "setup.cfg": "[options]\nsetup_requires =\n    pbr>=1.8,<6\n",
+            },
+            [("setup.cfg", 2, "[options] setup_requires asks for `pbr>=1.8,<6`")],
+            id="setup.cfg-setup_requires",
+        ),
+        pytest.param(
+            {
+                "setup.py": PBR_SETUP.format(""),
+                "setup.cfg": "[options]\ninstall_requires =\n    pbr>=1.8,<6\n",
+            },
+            [],
+            id="setup.cfg-install_requires-is-not-a-build-requirement",
+        ),
+        pytest.param(
+            _in_pyproject('"setuptools", "not valid!!", "setuptools_scm<6"'),
+            [("pyproject.toml", None, "build-system.requires asks for `setuptools_scm<6`")],
+            id="after-an-invalid-requirement",
+        ),
+        pytest.param(
+            _in_pyproject('"setuptools_scm<6", "setuptools-scm<5"'),
+            [("pyproject.toml", None, "build-system.requires asks for `setuptools_scm<6`")],
+            id="one-finding-per-plugin",
+        ),
+        pytest.param(
+            _in_pyproject('"setuptools_scm<6; python_version < \'3\'", "pbr<7"'),
+            [("pyproject.toml", None, "build-system.requires asks for `pbr<7`")],
+            id="after-a-false-marker",
+        ),
+        pytest.param(
+            _in_pyproject('"setuptools-scm>=6.3", "pbr<7"'),
+            [("pyproject.toml", None, "build-system.requires asks for `pbr<7`")],
+            id="after-a-safe-pin",
+        ),
+        pytest.param(
+            _in_pyproject('"setuptools-scm", "wheel<1", "pbr<7"'),
+            [("pyproject.toml", None, "build-system.requires asks for `pbr<7`")],
+            id="after-unpinned-and-other-packages",
+        ),
+    ],
+)
+def test_rq001_where_each_requirement_comes_from(
+    files: dict[str, str], expected: list[tuple[str, int | None, str]]
+) -> None:
+    found = [f for f in check(files).findings if f.code == "RQ001"]
+    assert len(found) == len(expected)
+    for finding, (path, line, message) in zip(found, expected, strict=True):
+        assert (finding.path, finding.line) == (path, line)
+        assert finding.message.startswith(message)
+        assert "(ModuleNotFoundError)" in finding.message
+        assert finding.fails == finding.fails_enforced == (">=82.0.0",)
+        plugin_fix = SCM_FIX if "for `setuptools" in message else PBR_FIX
+        assert finding.fix == f"{plugin_fix}, or pin `setuptools<82` in build-system.requires"
