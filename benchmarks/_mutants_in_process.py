@@ -16,10 +16,11 @@ to tests beforehand (its ``mutants/mutmut-stats.json``); the results go to its p
 
 WORKDIR is the scratch copy holding ``mutants/``; without globs, every mutant without a
 result runs. ``--files`` keeps only the mapped tests of these test files (a rule family's
-own); ``--always`` runs every test of these files for every mutant, first (tests added
-after mutmut mapped functions to tests). A kill is a test failing with the mutant active
-in a process forked after sapper was imported: see mutation.py for the survivors that are
-rerun afresh.
+own); ``--always`` runs every test of these files for every mutant, after the mapped ones
+(tests added after mutmut mapped functions to tests); a mutant only they kill is listed in
+``mutants/killed-only-by-added-tests.json``, which gives the score without them. A kill
+is a test failing with the mutant active in a process forked after sapper was imported:
+see mutation.py for the survivors that are rerun afresh.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from pathlib import Path
 from typing import Any
 
 KILLED, SURVIVED, NO_TESTS, TIMEOUT = 1, 0, 33, 36
+#: A child's exit status: killed, but only by a test of ``--always`` (recorded as killed,
+#: and listed in ``mutants/killed-only-by-added-tests.json``: the score before them).
+KILLED_BY_ADDED = 2
 
 
 def _mangled(mutant: str) -> str:
@@ -52,6 +56,7 @@ class _Loop:
         self.tests: dict[str, list[str]] = stats["tests_by_mangled_function_name"]
         self.duration: dict[str, float] = stats["duration_by_test"]
         self.done = 0
+        self.by_added: set[str] = set()
 
     def _metas(self) -> dict[Path, dict[str, Any]]:
         return {
@@ -60,15 +65,20 @@ class _Loop:
         }
 
     def _todo(self, metas: dict[Path, dict[str, Any]]) -> list[tuple[Path, str]]:
-        out = []
+        """The mutants to run, in the order of the globs that name them."""
+        ranked = []
         for path, meta in metas.items():
             for name, code in meta["exit_code_by_key"].items():
-                if self.globs:
-                    if any(fnmatch.fnmatch(name, g) for g in self.globs):
-                        out.append((path, name))
-                elif code is None:
-                    out.append((path, name))
-        return out
+                if not self.globs:
+                    if code is None:
+                        ranked.append((0, path, name))
+                    continue
+                rank = next((i for i, g in enumerate(self.globs) if fnmatch.fnmatch(name, g)), None)
+                # a kill stands (tests are only ever added); the rest is run (again)
+                if rank is not None and code not in (KILLED, TIMEOUT):
+                    ranked.append((rank, path, name))
+        ranked.sort(key=lambda r: r[0])
+        return [(path, name) for _, path, name in ranked]
 
     def pytest_runtestloop(self, session: Any) -> bool:
         import gc
@@ -102,6 +112,8 @@ class _Loop:
                 path, name, _ = running.pop(pid)
                 if os.WIFEXITED(status):
                     code = os.WEXITSTATUS(status)
+                    if code == KILLED_BY_ADDED:
+                        self.by_added.add(name)
                     code = SURVIVED if code == 0 else (TIMEOUT if code == TIMEOUT else KILLED)
                 else:  # killed by a signal: ours at the deadline, or the mutant crashed
                     code = TIMEOUT if os.WTERMSIG(status) == 9 else KILLED
@@ -112,13 +124,20 @@ class _Loop:
         def save() -> None:
             for path, meta in metas.items():
                 path.write_text(json.dumps(meta, indent=4))
+            added = self.work / "mutants" / "killed-only-by-added-tests.json"
+            known = set(json.loads(added.read_text())) if added.exists() else set()
+            # a rerun decides afresh for the mutants it ran
+            known = (known - {n for _, n in todo}) | self.by_added
+            added.write_text(json.dumps(sorted(known), indent=1))
 
         for path, name in todo:
-            tests = [n for n in items if n.split("::")[0] in self.always]
-            tests += sorted(
-                (t for t in self.tests.get(_mangled(name), ()) if t in items and t not in tests),
+            added = [n for n in items if n.split("::")[0] in self.always]
+            tests = sorted(
+                (t for t in self.tests.get(_mangled(name), ()) if t in items and t not in added),
                 key=lambda t: self.duration.get(t, 0.0),
             )
+            first_added = len(tests)
+            tests += added
             if not tests:
                 metas[path]["exit_code_by_key"][name] = NO_TESTS
                 continue
@@ -134,10 +153,10 @@ class _Loop:
                 os.dup2(devnull, 1)
                 os.dup2(devnull, 2)
                 set_mutant_under_test(name)
-                for nodeid in tests:
+                for i, nodeid in enumerate(tests):
                     reports = runtestprotocol(items[nodeid], log=False, nextitem=None)
                     if any(r.failed for r in reports):
-                        os._exit(KILLED)
+                        os._exit(KILLED if i < first_added else KILLED_BY_ADDED)
                 os._exit(SURVIVED)
             running[pid] = (path, name, time.monotonic() + budget)
             if time.monotonic() - last_save > 30:

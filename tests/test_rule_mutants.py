@@ -347,3 +347,37 @@ def test_rq001_where_each_requirement_comes_from(
         assert finding.fails == finding.fails_enforced == (">=82.0.0",)
         plugin_fix = SCM_FIX if "for `setuptools" in message else PBR_FIX
         assert finding.fix == f"{plugin_fix}, or pin `setuptools<82` in build-system.requires"
+
+
+LY_SETUP = 'from setuptools import setup\n\nsetup(name="probe", version="1.0")\n'
+
+
+@pytest.mark.parametrize(
+    ("tree", "modules"),
+    [
+        pytest.param({"x.py": "", "y.py": ""}, ["x", "y"], id="two-modules"),
+        pytest.param({"README.txt": "", "x.py": ""}, None, id="only-.py-files-are-modules"),
+        pytest.param({"my-script.py": "", "x.py": ""}, None, id="not-an-identifier"),
+        pytest.param(
+            {"x.py": "", "conftest.py": "", "tasks.py": "", "_private.py": "", "SConstruct.py": ""},
+            None,
+            id="setuptools-default-excludes",
+        ),
+        pytest.param(
+            {"a/__init__.py": "", "__pycache__/x.pyc": "", "ez_setup/__init__.py": ""},
+            None,
+            id="always-excluded-directories",
+        ),
+        pytest.param({"a/__init__.py": "", "a-stubs/__init__.pyi": ""}, None, id="stubs-dropped"),
+    ],
+)
+def test_ly001_what_flat_layout_discovery_counts(
+    tree: dict[str, str], modules: list[str] | None
+) -> None:
+    found = [f for f in check({"setup.py": LY_SETUP, **tree}).findings if f.code == "LY001"]
+    if modules is None:
+        assert found == []
+        return
+    (finding,) = found
+    assert f"top-level modules {modules!r}" in finding.message
+    assert finding.fails == (">=61.0.0",)
