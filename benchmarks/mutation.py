@@ -1,38 +1,35 @@
 """Mutation score per module: how many small deliberate bugs the fast tests catch.
 
-The core modules are measured in a few groups, one ``mutmut run`` each (mutmut's start-up,
-mutant generation and its coverage pass over the tests are paid once per group, not once
-per module). For each group the project (src/, tests/, scripts/, docs/, README.md,
-pyproject.toml) is copied to a scratch directory, ``[tool.mutmut] only_mutate`` is narrowed
-to the group's modules, the tests to the group's fast tests (never the oracle), and the
-process isolation set; ``mutmut run`` then runs, per mutant, only the tests that reached
-the mutated function. The score per module is killed / (killed + survived), read from
-mutmut's per-file results; mutants no test reaches count as survived. Timeouts are
-reported on their own and rerun once (a loaded machine makes them): what still times out
-counts as killed (the mutant made the tests hang), and the count is shown.
-
     python benchmarks/mutation.py                          # every group (versions, rules, core)
     python benchmarks/mutation.py rules                    # one group
     python benchmarks/mutation.py src/sapper/versions.py   # modules or globs, own group
     python benchmarks/mutation.py rules --survivors        # also list the surviving mutants
 
-Each mutant first runs in a process forked from one that has already imported sapper and
-collected the tests (mutmut's "fork" isolation, several times faster than importing
-afresh per mutant: 288 mutants of versions.py took 25 minutes that way). A kill there is
-a test failing with the mutant active. Code that ran before the fork ran unmutated: a
-function called at import (a module constant built by a call, the rule registry) and
-whatever sits behind a per-process cache (``versions.catalogue()``). So the survivors of
-functions called at module level (found by an AST scan), and every survivor of the
-``versions`` group, are rerun each in a process that imports sapper afresh
-("forkserver"); only what survives that counts.
+Per group (``GROUPS``: ``versions`` = versions.py and rules/_base.py, ``rules`` = every rule
+family and rules/_emit.py, ``core`` = sources, the archive limits, fix editors, scan engine)
+the project is copied to a scratch directory with ``[tool.mutmut] only_mutate`` narrowed to
+the group's modules and its test selection to the group's fast tests (never the oracle).
 
-Groups (``GROUPS``): ``versions`` (versions.py and rules/_base.py), ``rules`` (every rule
-family and rules/_emit.py), ``core`` (sources, the archive limits, fix editors, scan
-engine), each with the fast tests that exercise it.
+1. ``mutmut run`` generates the mutants and maps each function to the tests that reach it
+   (asked for a mutant name that matches nothing, it stops there).
+2. ``_mutants_in_process.py`` runs the mutants: pytest starts and collects once, a clean run
+   warms it, and each mutant runs in a child forked from that session, only its mapped
+   tests of the part's test files (a rule family's own), fastest first, to the first
+   failure. ``mutmut run`` itself starts pytest for every mutant (options, plugins,
+   collection): on the shared 2-core machine that made 288 mutants of versions.py take 25
+   minutes. The tests in ``ADDED_TESTS`` run for every mutant, after the mapped ones; the
+   mutants only they kill give the score without them ("before").
+3. A kill is a test failing with the mutant active. Code that ran before the fork ran
+   unmutated: functions called at import (found by an AST scan) and whatever sits behind a
+   per-process cache (``versions.catalogue()``, the rule registry). Their survivors (every
+   survivor of the ``versions`` group) are rerun by ``mutmut run`` with forkserver
+   isolation, each in a process that imports sapper afresh; only what survives that counts.
 
-Runs under ``nice``; ``--max-children`` (default 2) bounds the parallel test processes.
-Scratch copies live under ``$TMPDIR/sapper-mutation`` (``--keep`` keeps them for
-``mutmut show`` / ``mutmut browse``).
+The score per module is killed / (killed + survived), from mutmut's per-file results;
+mutants no test reaches count as survived, timeouts as killed (the count is shown). Runs
+under ``nice``; ``--max-children`` (default 2) bounds the parallel children. Scratch copies
+live under ``$TMPDIR/sapper-mutation`` (``--keep`` keeps them for ``mutmut show`` /
+``mutmut browse``).
 """
 
 from __future__ import annotations
@@ -69,22 +66,56 @@ RULE_TESTS = (
 )
 
 
+#: Each rule family's mutants run against the family's own tests (the other families'
+#: tests reach its code too, since every check runs every rule, but they compare their own
+#: codes): a surviving mutant then pays for some 60 tests instead of some 270.
+_FAMILY_TESTS = {
+    "setup_cfg": ("tests/test_setup_cfg.py", "tests/test_due_dates.py"),
+    "setup_py": ("tests/test_setup_py.py", "tests/test_due_dates.py"),
+    "pyproject": ("tests/test_pyproject_rules.py", "tests/test_due_dates.py"),
+    "layout": ("tests/test_layout_rules.py", "tests/test_due_dates.py"),
+    "requires": ("tests/test_requires_rules.py",),
+}
+#: Tests written to kill surviving mutants: they run for every mutant of the group, after
+#: the mapped ones, and the mutants only they kill give the score before them.
+ADDED_TESTS = ("tests/test_rule_mutants.py",)
+
+
+CORE_TESTS = (
+    "tests/test_sources.py",
+    "tests/test_fix_setup_cfg.py",
+    "tests/test_fix_setup_py.py",
+    "tests/test_fix_golden.py",
+    "tests/test_fix_sdist.py",
+    "tests/test_scan_engine.py",
+)
+
+
 @dataclass(frozen=True)
 class Group:
     modules: tuple[str, ...]
+    #: mutmut's test selection: what its coverage pass maps functions to.
     tests: tuple[str, ...]
-    isolation: str  # mutmut process_isolation of the first pass: "fork" or "forkserver"
-    #: Rerun every survivor of the fork pass afresh (code behind a cache), not only those
-    #: of functions called at import.
+    #: (mutant name globs, the test files whose mapped tests run for them), in order.
+    parts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+    #: Rerun every survivor afresh (code behind a per-process cache), not only those of
+    #: functions called at import.
     confirm_all: bool = False
+    added: tuple[str, ...] = ()
 
 
 GROUPS: dict[str, Group] = {
     "versions": Group(
         ("src/sapper/versions.py", "src/sapper/rules/_base.py"),
         ("tests/test_setuptools_facts.py", "tests/test_rules_meta.py", *RULE_TESTS),
-        "fork",
+        (
+            (
+                ("sapper.versions.*", "sapper.rules._base.*"),
+                ("tests/test_setuptools_facts.py", "tests/test_rules_meta.py", *RULE_TESTS),
+            ),
+        ),
         confirm_all=True,
+        added=ADDED_TESTS,
     ),
     "rules": Group(
         (
@@ -96,7 +127,11 @@ GROUPS: dict[str, Group] = {
             "src/sapper/rules/requires/*",
         ),
         RULE_TESTS,
-        "fork",
+        (
+            *(((f"sapper.rules.{f}.*",), tests) for f, tests in _FAMILY_TESTS.items()),
+            (("sapper.rules._emit.*",), RULE_TESTS),
+        ),
+        added=ADDED_TESTS,
     ),
     "core": Group(
         (
@@ -106,15 +141,8 @@ GROUPS: dict[str, Group] = {
             "src/sapper/fix/setup_py.py",
             "src/sapper/scan/engine.py",
         ),
-        (
-            "tests/test_sources.py",
-            "tests/test_fix_setup_cfg.py",
-            "tests/test_fix_setup_py.py",
-            "tests/test_fix_golden.py",
-            "tests/test_fix_sdist.py",
-            "tests/test_scan_engine.py",
-        ),
-        "fork",
+        CORE_TESTS,
+        ((("sapper.*",), CORE_TESTS),),
     ),
 }
 
@@ -134,8 +162,7 @@ def _set(pyproject: str, key: str, value: str) -> str:
 
 def _configure(pyproject: str, group: Group) -> str:
     text = _set(pyproject, "only_mutate", _toml_list(group.modules))
-    text = _set(text, "pytest_add_cli_args_test_selection", _toml_list(group.tests))
-    return _set(text, "process_isolation", json.dumps(group.isolation))
+    return _set(text, "pytest_add_cli_args_test_selection", _toml_list(group.tests))
 
 
 def _copy(name: str, group: Group, scratch: Path) -> Path:
@@ -228,25 +255,45 @@ def _mutmut(work: Path, max_children: int, names: list[str]) -> subprocess.Compl
     )
 
 
-def _row(module: str, statuses: dict[str, str]) -> dict[str, object]:
+def _row(module: str, statuses: dict[str, str], by_added: set[str]) -> dict[str, object]:
     counts: dict[str, int] = {}
     for status in statuses.values():
         counts[status] = counts.get(status, 0) + 1
     timeouts = counts.get("timeout", 0)
     killed = counts.get("killed", 0) + counts.get("caught by type check", 0) + timeouts
     survivors = sorted(k for k, s in statuses.items() if s in ("survived", "no tests"))
-    other = len(statuses) - killed - len(survivors)
+    not_run = len(statuses) - killed - len(survivors)
     total = killed + len(survivors)
+    before = killed - sum(1 for k, s in statuses.items() if s == "killed" and k in by_added)
     return {
         "module": module,
         "mutants": len(statuses),
         "killed": killed,
         "timeouts": timeouts,
         "survived": len(survivors),
-        "not_run": other,
-        "score": round(killed / total, 4) if total else None,
+        "not_run": not_run,
+        "score": round(killed / total, 4) if total and not not_run else None,
+        "killed_without_added_tests": before,
+        "score_without_added_tests": round(before / total, 4) if total and not not_run else None,
         "survivors": survivors,
     }
+
+
+def _in_process(
+    work: Path, max_children: int, files: tuple[str, ...], added: tuple[str, ...], globs: list[str]
+) -> subprocess.CompletedProcess[str]:
+    runner = Path(__file__).with_name("_mutants_in_process.py")
+    command = [
+        sys.executable,
+        str(runner),
+        str(work),
+        str(max_children),
+        "--files",
+        ",".join(files),
+    ]
+    if added:
+        command += ["--always", ",".join(added)]
+    return subprocess.run(["nice", *command, *globs], check=False, capture_output=True, text=True)
 
 
 def run(
@@ -256,32 +303,43 @@ def run(
     max_children: int,
     names: list[str] | None = None,
 ) -> list[dict[str, object]]:
-    """Mutate ``group`` in one mutmut run; one row per module that has mutants."""
+    """Mutate ``group``: mutmut generates the mutants and maps functions to tests (its run
+    over a glob no mutant matches), the in-process runner runs each part's mutants, and
+    mutmut reruns the survivors that can differ afresh. One row per module."""
     work = _copy(name, group, scratch)
     start = time.perf_counter()
-    proc = _mutmut(work, max_children, names or [])
-    if proc.returncode != 0:
+    # mutmut generates the mutants and its map before it finds that nothing matches
+    proc = _mutmut(work, max_children, ["sapper.no_mutant_matches_this.*"])
+    if not (work / "mutants" / "mutmut-stats.json").exists():
         tail = (proc.stderr or proc.stdout)[-2000:]
         return [{"module": name, "error": f"mutmut run exited {proc.returncode}: {tail}"}]
+    for globs, files in group.parts:
+        chosen = [n for n in names if any(fnmatch.fnmatch(n, g) for g in globs)] if names else []
+        if names and not chosen:
+            continue
+        proc = _in_process(work, max_children, files, group.added, chosen or list(globs))
+        if proc.returncode != 0:
+            tail = (proc.stderr or proc.stdout)[-2000:]
+            return [
+                {"module": name, "error": f"the mutant runner exited {proc.returncode}: {tail}"}
+            ]
     results = _results(work)
-    timeouts = [m for r in results.values() for m, s in r.items() if s == "timeout"]
-    if timeouts:  # rerun them once: mutmut resets timeouts of named mutants
-        _mutmut(work, max_children, timeouts)
-        results = _results(work)
     survivors = [
         m
         for r in results.values()
         for m, s in r.items()
         if s == "survived" and (group.confirm_all or _runs_at_import(m, work))
     ]
-    if group.isolation == "fork" and survivors:
-        # Code that ran before the fork ran unmutated: rerun those survivors each in a
-        # process that imports sapper afresh.
+    if survivors:
+        # Code that ran before the fork ran unmutated: mutmut reruns those survivors each in
+        # a process that imports sapper afresh, with every test mapped to them.
         pyproject = work / "pyproject.toml"
         text = pyproject.read_text(encoding="utf-8")
         pyproject.write_text(_set(text, "process_isolation", '"forkserver"'), encoding="utf-8")
         _mutmut(work, max_children, survivors)
         results = _results(work)
+    added_file = work / "mutants" / "killed-only-by-added-tests.json"
+    by_added = set(json.loads(added_file.read_text())) if added_file.exists() else set()
     elapsed = round(time.perf_counter() - start, 1)
     rows: list[dict[str, object]] = []
     for path, found in results.items():
@@ -289,7 +347,7 @@ def run(
             k: v for k, v in found.items() if not names or any(fnmatch.fnmatch(k, n) for n in names)
         }
         if statuses:
-            row = _row(path, statuses)
+            row = _row(path, statuses, by_added)
             row.update(group=name, seconds=elapsed, workdir=str(work))
             rows.append(row)
     return rows
@@ -302,7 +360,12 @@ def _groups(args: list[str]) -> dict[str, Group]:
     paths = tuple(a for a in args if a not in GROUPS)
     if paths:
         versions = GROUPS["versions"]
-        chosen[",".join(paths)] = Group(paths, versions.tests, "fork", confirm_all=True)
+        globs = tuple(
+            p.removeprefix("src/").removesuffix(".py").replace("/", ".") + ".*" for p in paths
+        )
+        chosen[",".join(paths)] = Group(
+            paths, versions.tests, ((globs, versions.tests),), confirm_all=True
+        )
     return chosen
 
 
@@ -340,9 +403,12 @@ def main(argv: list[str] | None = None) -> int:
             score = row["score"]
             shown = f"{score:.1%}" if isinstance(score, float) else "n/a"
             killed, survived = int(str(row["killed"])), int(str(row["survived"]))
+            before = row["score_without_added_tests"]
+            shown_before = f"{before:.1%}" if isinstance(before, float) else "n/a"
             print(
                 f"{row['module']:45} {killed:>5}/{killed + survived:<5} killed {shown:>6}"
-                f"  ({row['timeouts']} timeouts; group {name}, {row['seconds']} s)",
+                f" (without the added tests {shown_before:>6}; {row['timeouts']} timeouts;"
+                f" {row['not_run']} not run; group {name}, {row['seconds']} s)",
                 flush=True,
             )
             if args.survivors:
