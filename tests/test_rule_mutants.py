@@ -381,3 +381,23 @@ def test_ly001_what_flat_layout_discovery_counts(
     (finding,) = found
     assert f"top-level modules {modules!r}" in finding.message
     assert finding.fails == (">=61.0.0",)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "tree", "reported"),
+    [
+        pytest.param("", TWO_PACKAGES, True, id="discovery-runs"),
+        pytest.param(', setup_requires=["pbr>=1.8"]', TWO_PACKAGES, False, id="pbr-hook"),
+        pytest.param(', setup_requires=[" PBR"]', TWO_PACKAGES, False, id="pbr-any-case"),
+        pytest.param(', setup_requires=("pbr",)', TWO_PACKAGES, False, id="pbr-in-a-tuple"),
+        pytest.param(', setup_requires=["six"]', TWO_PACKAGES, True, id="other-setup-requires"),
+        pytest.param(', setup_requires=[1, "six"]', TWO_PACKAGES, True, id="non-strings"),
+        pytest.param("", {"a/b/x.txt": "", "c/d/y.txt": ""}, True, id="top-directory-counts"),
+    ],
+)
+def test_ly001_discovery_skipped_by_pbr(
+    keywords: str, tree: dict[str, str], *, reported: bool
+) -> None:
+    setup = 'from setuptools import setup\n\nsetup(name="probe", version="1.0"{})\n'
+    result = check({"setup.py": setup.format(keywords), **tree})
+    assert any(f.code == "LY001" for f in result.findings) is reported
