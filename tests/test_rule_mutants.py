@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
-import pytest
-from helpers import check
+import json
+import os
 
-from sapper.rules._base import get_rule
+import pytest
+from helpers import DATA, check
+
+from sapper.rules._base import all_rules, get_rule
 
 SETUP = "from setuptools import setup\n\nsetup({})\n"
 
@@ -404,3 +407,41 @@ def test_ly001_discovery_skipped_by_pbr(
     setup = 'from setuptools import setup\n\nsetup(name="probe", version="1.0"{})\n'
     result = check({"setup.py": setup.format(keywords), **tree})
     assert any(f.code == "LY001" for f in result.findings) is reported
+
+
+# --------------------------------------------------------------------------- every rule's example
+
+EXAMPLES = DATA / "golden" / "rule-examples.json"
+
+
+def _example_findings(code: str) -> list[dict[str, object]]:
+    rule = get_rule(code)
+    assert rule is not None
+    files = {path: text.encode("utf-8", "surrogateescape") for path, text in rule.example}
+    return [
+        {
+            "path": f.path,
+            "line": f.line,
+            "column": f.column,
+            "message": f.message,
+            "fix": f.fix,
+            "fails": list(f.fails),
+            "fails_enforced": list(f.fails_enforced),
+            "warns": list(f.warns),
+        }
+        for f in check(files).findings
+        if f.code == code
+    ]
+
+
+@pytest.mark.parametrize("code", [r.code for r in all_rules()])
+def test_rule_example_findings_golden(code: str) -> None:
+    """Each rule's documented example: the findings' position, message, fix and version
+    sets, compared with a reviewed golden file (``SAPPER_UPDATE_GOLDEN=1`` rewrites it)."""
+    found = _example_findings(code)
+    golden = json.loads(EXAMPLES.read_text()) if EXAMPLES.exists() else {}
+    if os.environ.get("SAPPER_UPDATE_GOLDEN"):
+        golden[code] = found
+        EXAMPLES.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
+    assert found
+    assert found == golden[code]
