@@ -445,3 +445,40 @@ def test_rule_example_findings_golden(code: str) -> None:
         EXAMPLES.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     assert found
     assert found == golden[code]
+
+
+# --------------------------------------------------------------------------- SC008, SC011
+
+
+@pytest.mark.parametrize(
+    ("value", "fix"),
+    [
+        ("file: LICENSE", "license_files = LICENSE"),
+        ("file:LICENSE", "license_files = LICENSE"),
+        ("file:  COPYING.txt ", "license_files = COPYING.txt"),
+    ],
+)
+def test_sc008_fix_names_the_file(value: str, fix: str) -> None:
+    found = _rows({"setup.cfg": f"[metadata]\nlicense = {value}\n"}, "SC008")
+    assert found == [("SC008", 2, (">=40.7.0",), (">=40.7.0",), ())]
+    (finding,) = list(check({"setup.cfg": f"[metadata]\nlicense = {value}\n"}).findings)
+    assert finding.fix == fix
+
+
+@pytest.mark.parametrize(
+    ("cfg", "line"),
+    [
+        pytest.param("[metadata]\nversion = 1.0-SNAPSHOT\n", 2, id="invalid"),
+        pytest.param(
+            "[options]\nversion = x\n[metadata]\nname = a\nversion = 1.0-SNAPSHOT\n",
+            5,
+            id="after-other-sections-keys",
+        ),
+        pytest.param("[metadata]\nversion = file: VERSION\n", None, id="file-directive"),
+        pytest.param("[metadata]\nversion = attr: pkg.__version__\n", None, id="attr-directive"),
+        pytest.param("[metadata]\nversion = 1.0\n", None, id="valid"),
+    ],
+)
+def test_sc011_metadata_version(cfg: str, line: int | None) -> None:
+    found = _rows({"setup.cfg": cfg}, "SC011")
+    assert found == ([("SC011", line, (">=66.0.0",), (">=66.0.0",), ())] if line else [])
