@@ -231,3 +231,35 @@ def test_select(
 
     spec = SpecifierSet(requirement) if requirement is not None else None
     assert cat.select(spec, python=python) == expected
+
+
+def test_version_sets_of_a_fresh_catalogue(cat: Catalogue) -> None:
+    assert cat.to_specifiers({"78.0.1"}) == ("==78.0.1",)
+    assert cat.to_specifiers({"84.2.1", "not-a-release"}) == (">=84.2.1",)
+    assert cat.to_specifiers(set()) == ()
+
+
+def test_data_without_eras() -> None:
+    """Data that names only releases (as the generator's first stage writes it)."""
+    bare = Catalogue({"releases": [{"version": "1.0"}, {"version": "2.0", "yanked": True}]})
+    assert bare.cfg_eras == ()
+    assert bare.section_eras == ()
+    assert (bare.modules, bare.names) == ({}, {})
+    assert bare.universe == ("1.0", "2.0")
+
+
+@pytest.mark.parametrize(
+    ("raw", "checked", "outside"),
+    [
+        ({"action": "warn"}, "setuptools", "convert"),
+        ({"action": "warn", "checked": None, "outside": None}, "setuptools", "convert"),
+        ({"action": "raise", "checked": "all", "outside": "keep"}, "all", "keep"),
+    ],
+)
+def test_key_check_defaults(raw: dict[str, object], checked: str, outside: str) -> None:
+    from sapper.versions import _key_check
+
+    check = _key_check(raw)
+    assert (check.checked, check.outside) == (checked, outside)
+    assert check.exempt == frozenset()
+    assert check.enforceable is False
