@@ -116,6 +116,39 @@ def test_reading(cat: Catalogue, version: str, optionxform_str: bool, encoding: 
     assert "install-base" in facts.venv_ignored
 
 
+# (version, how the section name is split, [options.data_files] handled, error class)
+SECTION_ERAS = [
+    ("38.0.0", "replace", False, "DistutilsOptionError"),
+    ("40.4.3", "replace", False, "DistutilsOptionError"),
+    ("40.5.0", "replace", True, "DistutilsOptionError"),
+    ("67.5.0", "replace", True, "DistutilsOptionError"),
+    ("67.5.1", "partition", True, "DistutilsOptionError"),
+    ("84.2.1", "partition", True, "OptionError"),
+]
+
+
+@pytest.mark.parametrize(("version", "split", "data_files", "error"), SECTION_ERAS)
+def test_section_eras(
+    cat: Catalogue, version: str, split: str, error: str, *, data_files: bool
+) -> None:
+    """What SC007 reads: the section handlers of each era, loaded by ``Catalogue``."""
+    (handlers,) = [h for versions, h in cat.section_eras if version in versions]
+    assert handlers["split"] == split
+    assert handlers["error"] == error
+    assert handlers["metadata"] == ["parse_section"]
+    assert "parse_section_packages__find" in handlers["options"]
+    assert ("parse_section_data_files" in handlers["options"]) is data_files
+
+
+def test_section_eras_cover_every_release_once(cat: Catalogue) -> None:
+    eras = [versions for versions, _ in cat.section_eras]
+    assert all(isinstance(versions, tuple) for versions in eras)
+    assert len(eras) == 6
+    every = [v for versions in eras for v in versions]
+    assert sorted(every) == sorted(r.version for r in cat.releases)
+    assert len(every) == len(set(every))
+
+
 def test_commands_come_from_the_wheels(cat: Catalogue) -> None:
     assert not _era(cat, "54.1.1").commands
     assert {"bdist_wheel", "egg_info", "sdist"} <= _era(cat, "84.2.1").commands
@@ -198,3 +231,35 @@ def test_select(
 
     spec = SpecifierSet(requirement) if requirement is not None else None
     assert cat.select(spec, python=python) == expected
+
+
+def test_version_sets_of_a_fresh_catalogue(cat: Catalogue) -> None:
+    assert cat.to_specifiers({"78.0.1"}) == ("==78.0.1",)
+    assert cat.to_specifiers({"84.2.1", "not-a-release"}) == (">=84.2.1",)
+    assert cat.to_specifiers(set()) == ()
+
+
+def test_data_without_eras() -> None:
+    """Data that names only releases (as the generator's first stage writes it)."""
+    bare = Catalogue({"releases": [{"version": "1.0"}, {"version": "2.0", "yanked": True}]})
+    assert bare.cfg_eras == ()
+    assert bare.section_eras == ()
+    assert (bare.modules, bare.names) == ({}, {})
+    assert bare.universe == ("1.0", "2.0")
+
+
+@pytest.mark.parametrize(
+    ("raw", "checked", "outside"),
+    [
+        ({"action": "warn"}, "setuptools", "convert"),
+        ({"action": "warn", "checked": None, "outside": None}, "setuptools", "convert"),
+        ({"action": "raise", "checked": "all", "outside": "keep"}, "all", "keep"),
+    ],
+)
+def test_key_check_defaults(raw: dict[str, object], checked: str, outside: str) -> None:
+    from sapper.versions import _key_check
+
+    check = _key_check(raw)
+    assert (check.checked, check.outside) == (checked, outside)
+    assert check.exempt == frozenset()
+    assert check.enforceable is False
