@@ -115,6 +115,23 @@ def test_apply_override(requires, override, expected):
     assert _apply_override(requires, override) == expected
 
 
+@pytest.mark.parametrize(
+    ("requires", "backend", "expected"),
+    [
+        # setuptools' backend reached only through setuptools_scm: pinned all the same,
+        # as pip's --build-constraint pins the setuptools that setuptools_scm pulls in
+        (["setuptools_scm"], "setuptools.build_meta", ["setuptools_scm", "setuptools==78.0.1"]),
+        (["wheel"], "setuptools.build_meta:__legacy__", ["wheel", "setuptools==78.0.1"]),
+        ([], "setuptools.build_meta", ["setuptools==78.0.1"]),
+        # another backend stays free of the pin
+        (["hatchling", "hatch-vcs"], "hatchling.build", ["hatchling", "hatch-vcs"]),
+        (["setuptools_rust"], "setuptools_rust_backend", ["setuptools_rust"]),
+    ],
+)
+def test_apply_override_pins_setuptools_backend(requires, backend, expected):
+    assert _apply_override(requires, ["setuptools==78.0.1"], backend=backend) == expected
+
+
 # --------------------------------------------------------------------------- real builds
 
 

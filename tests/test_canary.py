@@ -522,3 +522,23 @@ def test_same_inputs(case):
     baseline = parse_backend("77.0.3", env=tuple(base_env.items()))
     candidate = parse_backend("78.0.1", env=tuple(cand_env.items()))
     assert same_inputs(result, baseline, candidate) is expected
+
+
+@pytest.mark.parametrize(
+    ("backend", "expected"),
+    [
+        ("setuptools.build_meta", False),
+        ("setuptools.build_meta:__legacy__", False),
+        ("hatchling.build", True),
+    ],
+)
+def test_same_inputs_never_for_setuptools_backend(backend, expected):
+    """A setuptools backend whose requirements name only setuptools_scm is still built
+    with each side's setuptools: its result is never reused."""
+    from sapper.build import BuildResult
+    from sapper.canary.engine import same_inputs
+
+    result = BuildResult(
+        outcome="ok", mode="metadata", backend=backend, declared_requires=("setuptools_scm",)
+    )
+    assert same_inputs(result, parse_backend("77.0.3"), parse_backend("78.0.1")) is expected

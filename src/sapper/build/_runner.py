@@ -261,7 +261,7 @@ class Builder:
             backend, backend_path, declared = _build_system(tree)
         except (SapperError, OSError, ValueError) as exc:
             return _prepare_fail(result, exc)
-        requires = tuple(_apply_override(declared, override))
+        requires = tuple(_apply_override(declared, override, backend=backend))
         result = replace(
             result, backend=backend, declared_requires=tuple(declared), requires=requires
         )
@@ -564,11 +564,14 @@ def _union(first: Sequence[str], second: Sequence[str]) -> tuple[str, ...]:
 
 
 def _apply_override(
-    requires: Sequence[str], override: Sequence[str], *, add: bool = True
+    requires: Sequence[str], override: Sequence[str], *, add: bool = True, backend: str = ""
 ) -> list[str]:
     """``requires`` with every requirement named in ``override`` replaced by its pin. With
     ``add``, the pins the project does not name are added too, except setuptools for a
-    project whose build requirements do not name it (a non-setuptools backend)."""
+    project whose build requirements do not name it and whose ``backend`` is not
+    setuptools' (a non-setuptools backend). A setuptools backend reached only through
+    another requirement (``requires = ["setuptools_scm"]``, which depends on setuptools) is
+    pinned too, as pip's ``--build-constraint`` would pin it."""
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
@@ -586,11 +589,18 @@ def _apply_override(
             out.append(text)
     if not add:
         out.extend(v for k, v in pinned.items() if any(_is_named(r, k) for r in requires))
-    elif any(_is_named(r, "setuptools") for r in requires):
+    elif is_setuptools_backend(backend) or any(_is_named(r, "setuptools") for r in requires):
         out.extend(pinned.values())
     else:
         out.extend(v for k, v in pinned.items() if k != "setuptools")
     return out
+
+
+def is_setuptools_backend(backend: str) -> bool:
+    """Whether a ``build-backend`` value names setuptools' own backend
+    (``setuptools.build_meta``, ``setuptools.build_meta:__legacy__``)."""
+    module = backend.partition(":")[0].strip()
+    return module == "setuptools" or module.startswith("setuptools.")
 
 
 def _is_named(text: str, name: str) -> bool:

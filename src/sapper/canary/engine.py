@@ -199,7 +199,8 @@ def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> b
     """Whether the candidate's build of a target would get exactly the inputs of the
     baseline's build ``result``: neither the requirements the sdist declares nor those its
     ``get_requires_for_build_wheel`` added name what the backends pin (a project built by
-    hatchling, flit, maturin... without setuptools), and both sides set the same variables.
+    hatchling, flit, maturin... without setuptools; setuptools' own backend is always
+    pinned), and both sides set the same variables.
     Then the build environment, the source and the hooks are the same, and so is the
     outcome. Only a completed verdict (``ok`` or ``fail``) is reused: a spurious or
     prepare-fail result is worth building again."""
@@ -221,6 +222,10 @@ def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> b
             return False
         if name in pinned:
             return False
+    from ..build._runner import is_setuptools_backend
+
+    if "setuptools" in pinned and is_setuptools_backend(result.backend):
+        return False  # setuptools' backend reached through another requirement: pinned
     return result.backend != ""
 
 
