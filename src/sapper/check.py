@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -140,11 +141,19 @@ def _reachable(findings: list[Finding], bs: BuildSystem, cat: Catalogue) -> list
     license string is no problem for a project that requires setuptools>=77)."""
     if bs.setuptools is None:
         return findings
-    spec = bs.setuptools
-    allowed = [v for v in cat.universe if spec.contains(cat.parsed(v), prereleases=True)]
+    allowed = _allowed(cat, str(bs.setuptools))
     if not allowed:
         return findings
     return [f for f in findings if any(contains((*f.fails_enforced, *f.warns), v) for v in allowed)]
+
+
+@functools.lru_cache(maxsize=64)
+def _allowed(cat: Catalogue, spec: str) -> tuple[str, ...]:
+    """The releases of the catalogue that the specifier ``spec`` admits (prereleases too)."""
+    from packaging.specifiers import SpecifierSet
+
+    parsed = SpecifierSet(spec)
+    return tuple(v for v in cat.universe if parsed.contains(cat.parsed(v), prereleases=True))
 
 
 def check_files(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import configparser
+import functools
 import io
 import re
 from collections.abc import Iterator
@@ -73,22 +74,28 @@ def parse_setup_cfg(
 
     ``skip`` holds the option names setuptools ignores (inside a virtual environment,
     the ``install-*`` directory options); they are neither interpolated nor checked.
+
+    The eras differ only in how they decode the file, transform option names and skip
+    options, so one process asks for the same file several times (once per era group):
+    the configparser reading of a text is shared between those calls (:func:`_read`).
     """
     try:
         text = _decode(data, encoding)
     except UnicodeDecodeError as exc:
         return ParsedCfg(options=(), error=exc)
-    parser = configparser.ConfigParser()
-    if optionxform_str:
-        parser.optionxform = str  # type: ignore[assignment,method-assign]
-    try:
-        parser.read_file(io.StringIO(text), source="setup.cfg")
-    except configparser.Error as exc:
-        return ParsedCfg(options=(), error=exc)
+    return _walk(text, optionxform_str, skip)
+
+
+@functools.lru_cache(maxsize=8)
+def _walk(text: str, optionxform_str: bool, skip: frozenset[str]) -> ParsedCfg:
+    """``parser.get()`` on every option of every section, as setuptools does."""
+    parser, error = _read(text, optionxform_str)
+    if error is not None:
+        return ParsedCfg(options=(), error=error)
     options: list[tuple[str, str, str]] = []
     sections = tuple(parser.sections())
     try:
-        for section in parser.sections():
+        for section in sections:
             for opt in parser.options(section):
                 if opt == "__name__" or opt in skip:
                     continue
@@ -97,6 +104,36 @@ def parse_setup_cfg(
     except configparser.Error as exc:
         return ParsedCfg(options=tuple(options), error=exc, sections=sections)
     return ParsedCfg(options=tuple(options), error=None, sections=sections)
+
+
+@functools.lru_cache(maxsize=8)
+def _read(
+    text: str, optionxform_str: bool
+) -> tuple[configparser.ConfigParser, configparser.Error | None]:
+    """``ConfigParser.read_file`` of ``text``; the parser is shared, so never changed.
+
+    With configparser's default ``optionxform`` (lowercasing, setuptools before 53.1.0),
+    a file whose option names are all lowercase already and that has no ``%(name)s``
+    reference (whose name the transform would lowercase) reads exactly as with
+    ``optionxform = str``: the same names, the same duplicates, the same values. That
+    reading is then shared rather than done again.
+    """
+    if not optionxform_str and "%(" not in text:
+        parser, error = _read(text, True)
+        if error is None and all(
+            opt == opt.lower()
+            for opts in (parser.defaults(), *map(parser.options, parser.sections()))
+            for opt in opts
+        ):
+            return parser, None
+    parser = configparser.ConfigParser()
+    if optionxform_str:
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+    try:
+        parser.read_file(io.StringIO(text), source="setup.cfg")
+    except configparser.Error as exc:
+        return parser, exc
+    return parser, None
 
 
 def _lines(data: bytes) -> Iterator[tuple[int, str]]:
