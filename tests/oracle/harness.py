@@ -346,7 +346,7 @@ with warnings.catch_warnings(record=True) as caught:
             elif hook in ("build_wheel", "build_sdist"):
                 getattr(backend, hook)(tempfile.mkdtemp())
             else:
-                getattr(backend, hook)()
+                result.setdefault("requires", {})[hook] = [str(r) for r in getattr(backend, hook)()]
     except BaseException as exc:  # SystemExit included: distutils errors exit
         result["error"] = _error(exc, hook)
 result["warnings"] = _warnings(caught)
@@ -440,6 +440,29 @@ def _run(
     return data
 
 
+def _frontend_error(requires: object) -> dict[str, object] | None:
+    """What a frontend (pip, uv, build) makes of the requirements ``get_requires_*`` returned:
+    each is parsed as a PEP 508 requirement before it is installed, and one that does not
+    parse stops the build there (``Invalid requirement``), whatever setuptools thought of it.
+    """
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    if not isinstance(requires, dict):
+        return None
+    for hook, listed in requires.items():
+        for text in listed:
+            try:
+                Requirement(text)
+            except InvalidRequirement as exc:
+                return {
+                    "exc_type": "packaging.requirements.InvalidRequirement",
+                    "message": str(exc),
+                    "hook": f"frontend, after {hook}",
+                    "where": None,
+                }
+    return None
+
+
 def _result(
     version: str, enforce: bool, today: dt.date | None, entry: dict[str, object]
 ) -> HookResult:
@@ -455,6 +478,8 @@ def _result(
         "warnings": warns,
         "metadata": metadata if isinstance(metadata, str) else None,
     }
+    if not error:
+        error = _frontend_error(entry.get("requires"))
     if not error:
         return HookResult(outcome="builds", **common)  # type: ignore[arg-type]
     assert isinstance(error, dict)

@@ -241,3 +241,29 @@ def test_every_rule_declares_its_failure() -> None:
     assert not missing
     assert reasons_for(["SP001", "SC001"]) == REASONS["SP001"] + REASONS["SC001"]
     assert reasons_for(["RQ001"]) == ()
+
+
+@pytest.mark.oracle
+@pytest.mark.network
+@pytest.mark.parametrize(
+    ("setup_requires", "outcome"),
+    [("file: requirements.txt", "fails"), ("pytz>=2012", "builds")],
+)
+def test_requirements_a_frontend_cannot_parse_fail_the_build(
+    tmp_path: Path, setup_requires: str, outcome: str
+) -> None:
+    """setuptools hands ``setup_requires`` to the frontend as they are, ``file:`` directive
+    included; pip and uv then refuse the string as a requirement. The oracle parses what
+    ``get_requires_for_build_wheel`` returned as they do (the control: a valid one builds)."""
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup()\n")
+    (tmp_path / "requirements.txt").write_text("pytz\n")
+    (tmp_path / "setup.cfg").write_text(
+        "[metadata]\nname = probe\nversion = 1.0\n\n[options]\npy_modules =\n"
+        f"setup_requires = {setup_requires}\n"
+    )
+    result = run_hooks("84.2.1", tmp_path)
+    assert result.outcome == outcome
+    if outcome == "fails":
+        assert result.exc_name == "InvalidRequirement"
+        assert result.hook == "frontend, after get_requires_for_build_wheel"
+        assert "Expected" in result.message
