@@ -184,7 +184,7 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
             id="license-table-classifiers-only-warn",
         ),
         pytest.param(
-            {"pyproject.toml": NAME + "\n[tool.setuptools]\nnamespace-packages = [\"ns\"]\n"},
+            {"pyproject.toml": NAME + '\n[tool.setuptools]\nnamespace-packages = ["ns"]\n'},
             [("PP005", 6, (">=69.0.0",), (">=67.7.0",), (">=62.3.0,<69.0.0",))],
             id="namespace-packages",
         ),
@@ -401,3 +401,108 @@ def test_conditional_import_is_not_reported() -> None:
         "setup.py": "import sys\nif 'py2exe' in sys.argv:\n    import py2exe\n",
     }
     assert [r for r in _pp(files) if r[0] == "PP009"] == []
+
+
+# What supplies a field outside pyproject.toml (rules/pyproject/_shared.py), as PP008 names
+# it: the file, the line of the keyword and the words of the message.
+
+ENTRY_POINTS_SETUP = (
+    "from setuptools import setup\n"
+    "\n"
+    "setup(\n"
+    '    name="probe",\n'
+    '    entry_points={"console_scripts": ["a=m:f"], "gui_scripts": ["b=m:g"], "x.y": ["c=m:h"]},\n'
+    '    extras_require={"test": ["pytest"]},\n'
+    ")\n"
+)
+
+
+def _supplied(files: dict[str, str]) -> list[tuple[str, int | None, str]]:
+    """(path, line, what the message says supplies which field) of each PP008 finding."""
+    return sorted(
+        (f.path, f.line, f.message.split(", which pyproject.toml")[0])
+        for f in check(files).findings
+        if f.code == "PP008"
+    )
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": ENTRY_POINTS_SETUP},
+            [
+                ("setup.py", 5, "setup(entry_points=...) supplies `entry-points`"),
+                ("setup.py", 5, "setup(entry_points=...) supplies `gui-scripts`"),
+                ("setup.py", 5, "setup(entry_points=...) supplies `scripts`"),
+                ("setup.py", 6, "setup(extras_require=...) supplies `optional-dependencies`"),
+            ],
+            id="setup-py-literal-groups",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": "from setuptools import setup\n\nS = load()\n"
+                "setup(extras_require=E,\n      entry_points={'gui_scripts': S})\n",
+            },
+            [
+                ("setup.py", 4, "setup(extras_require=...) supplies `optional-dependencies`"),
+                ("setup.py", 5, "setup(entry_points=...) supplies `gui-scripts`"),
+            ],
+            id="setup-py-groups-from-the-syntax-tree",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": "from setuptools import setup\n\nS = load()\n"
+                "setup(entry_points={'console_scripts': S, 1: S})\n",
+            },
+            [],
+            id="setup-py-group-not-a-string-not-guessed",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": SETUP.format("entry_points={}, extras_require={}"),
+            },
+            [],
+            id="setup-py-empty-values",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.cfg": "[metadata]\nsummary = x\n\n[options.entry_points]\n"
+                "console_scripts =\n    a = m:f\ngui_scripts =\n    b = m:g\nx.y =\n    c = m:h\n"
+                "\n[options.extras_require]\ntest = pytest\n",
+            },
+            [
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `entry-points`"),
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `gui-scripts`"),
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `scripts`"),
+                (
+                    "setup.cfg",
+                    None,
+                    "[options.extras_require] in setup.cfg supplies `optional-dependencies`",
+                ),
+                ("setup.cfg", None, "`summary` in [metadata] of setup.cfg supplies `description`"),
+            ],
+            id="setup-cfg-sections",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": SETUP.format('entry_points={"console_scripts": ["a=m:f"]}'),
+                "setup.cfg": "[options.entry_points]\ngui_scripts =\n    b = m:g\n",
+            },
+            [
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `gui-scripts`"),
+                ("setup.py", 3, "setup(entry_points=...) supplies `scripts`"),
+            ],
+            id="setup-py-and-setup-cfg",
+        ),
+    ],
+)
+def test_supplied_fields(
+    files: dict[str, str], expected: list[tuple[str, int | None, str]]
+) -> None:
+    assert _supplied(files) == expected
