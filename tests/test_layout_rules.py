@@ -292,3 +292,62 @@ def test_packages_set_before_a_setup_cfg_error_still_count() -> None:
         }
     )
     assert [f.code for f in result.findings] == ["SC006"]
+
+
+TWO = {"a/__init__.py": "", "b/__init__.py": ""}
+
+
+@pytest.mark.parametrize(
+    ("files", "reported"),
+    [
+        pytest.param({"setup.py": SETUP.format(", pbr=True"), **TWO}, False, id="pbr-true"),
+        # setuptools calls a setup keyword's hook only for a value that is not None
+        pytest.param({"setup.py": SETUP.format(", pbr=None"), **TWO}, True, id="pbr-none"),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "setup.cfg": "[files]\npackages = a\n", **TWO},
+            False,
+            id="setup-cfg-files-section-is-pbr",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "setup.cfg": "[pbr]\nskip_authors = 1\n", **TWO},
+            False,
+            id="setup-cfg-pbr-section",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "setup.cfg": "[options]\npy_modules = a\n", **TWO},
+            False,
+            id="setup-cfg-py-modules",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(""),
+                "setup.cfg": "[options]\npackage_dir =\n    =.\n",
+                **TWO,
+            },
+            False,
+            id="setup-cfg-package-dir",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + '\n[tool.setuptools]\npy-modules = ["a"]\n', **TWO},
+            False,
+            id="tool-py-modules",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + '\n[tool.setuptools.package-dir]\n"" = "."\n', **TWO},
+            False,
+            id="tool-package-dir",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + "\n[tool.setuptools]\nzip-safe = false\n", **TWO},
+            True,
+            id="tool-table-without-a-listing",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a.py": "", "LICENSE": "", "README.md": ""},
+            False,
+            id="files-not-ending-in-py-are-not-modules",
+        ),
+    ],
+)
+def test_flat_layout_discovery_skipped(files: dict[str, str], *, reported: bool) -> None:
+    assert any(code == "LY001" for code, *_ in _ly(files)) is reported
