@@ -10,6 +10,8 @@ import pytest
 from helpers import check, project
 
 from sapper.check import Options, check_files
+from sapper.model import Reference
+from sapper.rules.pyproject._shared import _ref
 
 NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
 SETUP = "from setuptools import setup\n\nsetup({})\n"
@@ -506,3 +508,12 @@ def test_supplied_fields(
     files: dict[str, str], expected: list[tuple[str, int | None, str]]
 ) -> None:
     assert _supplied(files) == expected
+
+
+def test_changelog_reference() -> None:
+    """The references of the PP rules (built at import, so a mutant of ``_ref`` is only
+    seen by a test that calls it): setuptools' changelog anchors read ``#v61-2-0``."""
+    assert _ref("61.2.0", "subgroup of invalid files ignored") == Reference(
+        title="setuptools 61.2.0 changelog: subgroup of invalid files ignored",
+        url="https://setuptools.pypa.io/en/latest/history.html#v61-2-0",
+    )
