@@ -12,6 +12,7 @@ from helpers import check, project
 from sapper.check import Options, check_files
 from sapper.model import Reference
 from sapper.rules.pyproject._shared import _ref
+from sapper.rules.pyproject.pp001 import _type_problem
 
 NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
 SETUP = "from setuptools import setup\n\nsetup({})\n"
@@ -517,3 +518,113 @@ def test_changelog_reference() -> None:
         title="setuptools 61.2.0 changelog: subgroup of invalid files ignored",
         url="https://setuptools.pypa.io/en/latest/history.html#v61-2-0",
     )
+
+
+STRINGS = "must be an array of strings"
+TABLE = "must be a table of strings"
+PEOPLE = 'must be an array of tables such as {name = "..."}'
+README = "must be a file name or a table with one of `file` or `text`"
+LICENSE_TABLE = "as a table must have exactly one of `file` or `text`"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("name", "probe", None),
+        ("name", 1, "`project.name` must be a string"),
+        ("name", "a b", "`project.name` 'a b' is not a valid project name (PEP 508)"),
+        ("version", "1.0", None),
+        ("version", 1, "`project.version` must be a string"),
+        ("version", "x.y", "`project.version` 'x.y' is not a PEP 440 version"),
+        ("description", "text", None),
+        ("description", 1, "`project.description` must be a string"),
+        ("requires-python", ">=3.8", None),
+        ("requires-python", 3, "`project.requires-python` must be a string"),
+        ("keywords", ["a"], None),
+        ("keywords", ["a", 1], f"`project.keywords` {STRINGS}"),
+        ("keywords", "ab", f"`project.keywords` {STRINGS}"),
+        ("classifiers", "x", f"`project.classifiers` {STRINGS}"),
+        ("dependencies", "six", f"`project.dependencies` {STRINGS}"),
+        ("dynamic", "readme", f"`project.dynamic` {STRINGS}"),
+        ("authors", [{"name": "A"}], None),
+        ("authors", ["A"], f"`project.authors` {PEOPLE}"),
+        ("maintainers", {"name": "A"}, f"`project.maintainers` {PEOPLE}"),
+        ("urls", {"home": "https://example.org"}, None),
+        ("urls", {"home": 1}, f"`project.urls` {TABLE}"),
+        ("urls", ["https://example.org"], f"`project.urls` {TABLE}"),
+        ("scripts", {"a": 1}, f"`project.scripts` {TABLE}"),
+        ("gui-scripts", {"a": 1}, f"`project.gui-scripts` {TABLE}"),
+        ("optional-dependencies", {"test": ["pytest"]}, None),
+        (
+            "optional-dependencies",
+            {"test": "pytest"},
+            "`project.optional-dependencies` must be a table of arrays of strings",
+        ),
+        (
+            "optional-dependencies",
+            ["pytest"],
+            "`project.optional-dependencies` must be a table of arrays of strings",
+        ),
+        ("entry-points", {"g": {"a": "m:f"}}, None),
+        (
+            "entry-points",
+            {"g": {"a": 1}},
+            "`project.entry-points` must be a table of tables of strings",
+        ),
+        (
+            "entry-points",
+            {"g": "m:f"},
+            "`project.entry-points` must be a table of tables of strings",
+        ),
+        ("entry-points", "m:f", "`project.entry-points` must be a table of tables of strings"),
+        ("readme", "README.md", None),
+        ("readme", {"file": "README.md"}, None),
+        ("readme", {"text": "x"}, None),
+        ("readme", {"file": "README.md", "text": "x"}, f"`project.readme` {README}"),
+        ("readme", {}, f"`project.readme` {README}"),
+        ("readme", 1, f"`project.readme` {README}"),
+        ("license", {"file": "LICENSE"}, None),
+        ("license", {"file": "LICENSE", "text": "x"}, f"`project.license` {LICENSE_TABLE}"),
+        ("license", {}, f"`project.license` {LICENSE_TABLE}"),
+        ("license-files", ["LICENSE"], None),
+        ("license-files", {}, "`project.license-files` must be an array of glob patterns"),
+        ("license-files", "LICENSE", "`project.license-files` must be an array of glob patterns"),
+        ("import-names", 1, None),
+    ],
+)
+def test_type_problem(key: str, value: object, problem: str | None) -> None:
+    """The type checks of the vendored ``validate-pyproject`` schema, key by key."""
+    assert _type_problem(key, value) == problem
+
+
+def _pp001(files: dict[str, str]) -> list[tuple[int | None, tuple[str, ...], str]]:
+    return [(f.line, f.fails, f.message) for f in check(files).findings if f.code == "PP001"]
+
+
+NOTHING = (
+    "nothing supplies it (no [tool.setuptools.dynamic] entry, setup.py keyword or setup.cfg option)"
+)
+
+
+def test_dynamic_scripts_are_not_required() -> None:
+    """61.0.0+ expand `scripts`/`gui-scripts` only with `entry-points`: listed alone they
+    need nothing; a field after them in the list is still checked."""
+    files = {"pyproject.toml": NAME + 'dynamic = ["gui-scripts", "readme", "scripts"]\n'}
+    assert _pp001(files) == [
+        (4, (">=61.0.0",), f"`readme` is listed in `project.dynamic` but {NOTHING}")
+    ]
+
+
+def test_dynamic_filled_outside_the_dynamic_table() -> None:
+    files = {
+        "pyproject.toml": NAME + 'dynamic = ["readme"]\n',
+        "setup.py": SETUP.format('long_description="x"'),
+    }
+    assert _pp001(files) == [
+        (
+            4,
+            (">=61.0.0,<61.2.0",),
+            "`readme` is listed in `project.dynamic` but [tool.setuptools.dynamic] does not "
+            "fill it, which setuptools 61.0.0-61.1.1 require",
+        )
+    ]
