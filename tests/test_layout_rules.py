@@ -351,3 +351,88 @@ TWO = {"a/__init__.py": "", "b/__init__.py": ""}
 )
 def test_flat_layout_discovery_skipped(files: dict[str, str], *, reported: bool) -> None:
     assert any(code == "LY001" for code, *_ in _ly(files)) is reported
+
+
+NO_MATCH = "matches no file; setuptools >= 77.0.1 warns and the warning is meant to become an error"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {
+                "setup.cfg": "[metadata]\nname = probe\nlicense_files =\n    LICENSE\n    NOTICE\n",
+                "LICENSE": "",
+                "NOTICE": "",
+            },
+            [],
+            id="setup-cfg-one-pattern-a-line",
+        ),
+        pytest.param(
+            {
+                "setup.cfg": "[metadata]\nname = probe\nlicense_file = COPYING, LICENSE\n",
+                "COPYING": "",
+                "LICENSE": "",
+            },
+            [
+                (
+                    "setup.cfg",
+                    3,
+                    "license pattern 'COPYING, LICENSE' (`license_file` in setup.cfg) contains "
+                    "characters that are not valid in a glob pattern and " + NO_MATCH,
+                )
+            ],
+            id="setup-cfg-license-file-is-one-pattern",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(",\n    license_file='COPYING'"), "LICENSE": ""},
+            [("setup.py", 4, f"license pattern 'COPYING' (setup(license_file=...)) {NO_MATCH}")],
+            id="setup-py-license-file-string",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'license-files = ["COPYING"]\n', "LICENSE": ""},
+            [
+                (
+                    "pyproject.toml",
+                    4,
+                    f"license pattern 'COPYING' (`project.license-files`) {NO_MATCH}",
+                )
+            ],
+            id="project-license-files",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + '\n[tool.setuptools]\nlicense-files = ["COPYING"]\n',
+                "LICENSE": "",
+            },
+            [
+                (
+                    "pyproject.toml",
+                    6,
+                    f"license pattern 'COPYING' (`tool.setuptools.license-files`) {NO_MATCH}",
+                )
+            ],
+            id="tool-license-files",
+        ),
+        pytest.param(
+            {
+                "setup.cfg": "[metadata]\nname = probe\nlicense_files = **/LICENSE, **/COPYING\n",
+                "LICENSE": "",
+            },
+            [
+                (
+                    "setup.cfg",
+                    3,
+                    f"license pattern '**/COPYING' (`license_files` in setup.cfg) {NO_MATCH}",
+                )
+            ],
+            id="double-star-matches-the-root-too",
+        ),
+    ],
+)
+def test_license_pattern_sources(
+    files: dict[str, str], expected: list[tuple[str, int | None, str]]
+) -> None:
+    """Where each pattern comes from: the file, the line and the words of the message."""
+    found = [(f.path, f.line, f.message) for f in check(files).findings if f.code == "LY002"]
+    assert found == expected
