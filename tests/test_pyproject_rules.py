@@ -628,3 +628,21 @@ def test_dynamic_filled_outside_the_dynamic_table() -> None:
             "fill it, which setuptools 61.0.0-61.1.1 require",
         )
     ]
+
+
+def test_name_listed_in_dynamic() -> None:
+    files = {"pyproject.toml": '[project]\nversion = "1.0"\ndynamic = ["name"]\n'}
+    found = [(f.line, f.message, f.fix) for f in check(files).findings if f.code == "PP001"]
+    assert found == [
+        (
+            1,
+            "[project] has no `name`; setuptools' validation stops with \"`project` must "
+            "contain ['name'] properties\"",
+            'add `name = "..."` to [project] (it cannot be dynamic)',
+        ),
+        (
+            3,
+            "`name` is listed in `project.dynamic`, which PEP 621 forbids",
+            "remove `name` from `dynamic` and set it in [project]",
+        ),
+    ]
