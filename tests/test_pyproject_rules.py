@@ -646,3 +646,161 @@ def test_name_listed_in_dynamic() -> None:
             "remove `name` from `dynamic` and set it in [project]",
         ),
     ]
+
+
+Said = tuple[int | None, tuple[str, ...], str, str | None]
+
+
+def _said(files: dict[str, str], code: str) -> list[Said]:
+    """(line, failing versions, message, fix) of each finding of ``code``."""
+    return [(f.line, f.fails, f.message, f.fix) for f in check(files).findings if f.code == code]
+
+
+def _unknown(key: str) -> str:
+    return (
+        f'[tool.setuptools] has the unknown key `{key}`: "`tool.setuptools` must not '
+        f"contain {{'{key}'}} properties\""
+    )
+
+
+PACKAGES = "`tool.setuptools.packages` must be a list of names or a `{find = {...}}` table"
+PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] table'
+
+
+@pytest.mark.parametrize(
+    ("tool", "expected"),
+    [
+        pytest.param(
+            "[tool.setuptools]\nfoo = 1\nzip_safe = false\next_modules = []\n",
+            [
+                (6, (">=61.0.0",), _unknown("foo"), "remove `foo`"),
+                (7, (">=61.0.0",), _unknown("zip_safe"), "write `zip-safe`"),
+                (8, (">=61.0.0",), _unknown("ext_modules"), "write `ext-modules`"),
+            ],
+            id="unknown-keys",
+        ),
+        pytest.param(
+            "[tool.setuptools]\next-modules = []\n",
+            [
+                (
+                    6,
+                    (">=61.0.0,<74.1.0",),
+                    "`tool.setuptools.ext-modules` is only known to setuptools >= 74.1.0",
+                    "require `setuptools>=74.1.0` in build-system.requires",
+                )
+            ],
+            id="later-key",
+        ),
+        pytest.param(
+            '[tool.setuptools]\npackages = ["a", 1]\n',
+            [(6, (">=61.0.0",), PACKAGES, PACKAGES_FIX)],
+            id="packages-not-all-names",
+        ),
+        pytest.param(
+            "[tool.setuptools]\npackages = {find = {}, where = 1}\n",
+            [(6, (">=61.0.0",), PACKAGES, PACKAGES_FIX)],
+            id="packages-table-with-more-than-find",
+        ),
+        pytest.param("[tool.setuptools]\npackages = {find = {}}\n", [], id="packages-find"),
+        pytest.param('[tool.setuptools]\npackages = ["a"]\n', [], id="packages-names"),
+        pytest.param(
+            '[tool.setuptools.dynamic]\nbar = {attr = "x"}\n'
+            'dependencies = {file = "r.txt"}\nversion = {attr = "a.v"}\n',
+            [
+                (
+                    5,
+                    (">=61.0.0",),
+                    "`tool.setuptools.dynamic` has the unknown key `bar`",
+                    "remove `bar`",
+                ),
+                (
+                    5,
+                    (">=61.0.0,<62.6.0",),
+                    "`tool.setuptools.dynamic.dependencies` is only known to setuptools >= 62.6.0",
+                    "require `setuptools>=62.6.0` in build-system.requires",
+                ),
+            ],
+            id="dynamic-keys",
+        ),
+    ],
+)
+def test_tool_table_messages(tool: str, expected: list[Said]) -> None:
+    assert _said({"pyproject.toml": NAME + "\n" + tool}, "PP007") == expected
+
+
+def test_tool_license_files_messages() -> None:
+    tool = '\n[tool.setuptools]\nlicense-files = ["LICENSE"]\n'
+    assert _said({"pyproject.toml": NAME + tool}, "PP006") == [
+        (
+            6,
+            (),
+            "`tool.setuptools.license-files` is deprecated in favour of `project.license-files` "
+            "since setuptools 77.0.1",
+            "move `license-files` to [project] and require `setuptools>=77.0.1`",
+        )
+    ]
+    both = NAME + 'license-files = ["LICENSE"]\n' + tool
+    assert _said({"pyproject.toml": both}, "PP006") == [
+        (
+            7,
+            (">=77.0.1",),
+            "`license-files` is set in both [project] and [tool.setuptools]; setuptools >= "
+            "77.0.1 stops with \"'project.license-files' is defined already\"",
+            "remove `license-files` from [tool.setuptools]",
+        )
+    ]
+
+
+def _missing(field: str, keyword: str, what: str) -> str:
+    return (
+        f"setup({keyword}=...) supplies `{field}`, which pyproject.toml neither sets in "
+        f"[project] nor lists in `project.dynamic`: {what}"
+    )
+
+
+def test_missing_dynamic_messages() -> None:
+    """What each release line does with a field that [project] leaves out."""
+    keywords = (
+        'long_description="x", license="MIT", author="A", keywords=["k"], '
+        'extras_require={"t": ["x"]}'
+    )
+    files = {"pyproject.toml": NAME, "setup.py": SETUP.format(keywords)}
+    kept = "setuptools >= 69.0.0 warns that it is ignored (the value is still used)"
+    dropped = "setuptools >= 69.0.0 silently drops it from the built metadata"
+    license_crash = "setuptools >= 69.0.0 crashes on it (KeyError: 'text') and the newest "
+    extras_crash = "setuptools >= 69.0.0 crashes on it (TypeError: 'list' object is not a "
+    readme_crash = (
+        "setuptools >= 69.0.0 crashes on it (AttributeError: 'NoneType' object has no "
+        "attribute 'get')"
+    )
+    assert [(f[1], f[2], f[3]) for f in _said(files, "PP008")] == [
+        (
+            (),
+            _missing("authors", "author", kept),
+            'add "authors" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (),
+            _missing("keywords", "keywords", dropped),
+            'add "keywords" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (">=69.0.0,<77.0.1",),
+            _missing("license", "license", license_crash + "release drops it (dropped)"),
+            'add "license" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (">=69.0.0,<69.1.0",),
+            _missing(
+                "optional-dependencies",
+                "extras_require",
+                extras_crash + "mapping) and the newest release drops it (dropped)",
+            ),
+            'add "optional-dependencies" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (">=69.0.0",),
+            _missing("readme", "long_description", readme_crash),
+            'add "readme" to `dynamic` in [project], or move the value to [project]',
+        ),
+    ]
