@@ -436,3 +436,50 @@ def test_license_pattern_sources(
     """Where each pattern comes from: the file, the line and the words of the message."""
     found = [(f.path, f.line, f.message) for f in check(files).findings if f.code == "LY002"]
     assert found == expected
+
+
+def _no_match(pattern: str, where: str = "`license_files` in setup.cfg") -> tuple[str, str]:
+    return ("setup.cfg", f"license pattern {pattern!r} ({where}) {NO_MATCH}")
+
+
+@pytest.mark.parametrize(
+    ("patterns", "expected"),
+    [
+        pytest.param("licenses/extra", [], id="directory-two-levels-down"),
+        pytest.param("licenses/extra/COPYING", [], id="exact-nested-file"),
+        pytest.param(
+            "licenses/COPYING", [_no_match("licenses/COPYING")], id="name-in-the-wrong-directory"
+        ),
+        pytest.param("licenses//extra, ./LICENSE", [], id="empty-and-dot-segments"),
+        # glob(".", recursive=True) == ["."]: setuptools finds something, so does not warn
+        pytest.param(".", [], id="dot-finds-the-root"),
+        pytest.param("**/NOTICE", [_no_match("**/NOTICE")], id="double-star-skips-hidden"),
+        pytest.param(
+            "LICENSE, LICENSE, COPYING", [_no_match("COPYING")], id="duplicate-reported-once"
+        ),
+        pytest.param("COPYING, COPYING", [_no_match("COPYING")], id="duplicate-no-match"),
+        pytest.param(
+            "/LICENSE, COPYING",
+            [
+                (
+                    "setup.cfg",
+                    "license pattern '/LICENSE' (`license_files` in setup.cfg) is absolute; "
+                    "setuptools >= 77.0.1 stops with \"Pattern '/LICENSE' should be relative "
+                    "and must not start with '/'\"",
+                ),
+                _no_match("COPYING"),
+            ],
+            id="after-an-absolute-pattern",
+        ),
+    ],
+)
+def test_license_pattern_matching(patterns: str, expected: list[tuple[str, str]]) -> None:
+    """What ``glob(pattern, recursive=True)`` finds, checked against Python's glob."""
+    files = {
+        "setup.cfg": CFG.format(patterns),
+        "LICENSE": "",
+        "licenses/extra/COPYING": "",
+        ".hidden/NOTICE": "",
+    }
+    found = [(f.path, f.message) for f in check(files).findings if f.code == "LY002"]
+    assert found == expected
