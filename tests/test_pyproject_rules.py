@@ -804,3 +804,33 @@ def test_missing_dynamic_messages() -> None:
             'add "readme" to `dynamic` in [project], or move the value to [project]',
         ),
     ]
+
+
+def test_keys_outside_pep_621() -> None:
+    """Unknown keys, keys only newer releases know, and the fields after them."""
+    table = NAME + 'foo = 1\nlicense-files = ["LICENSE"]\nimport-names = ["a"]\ndescription = 1\n'
+    files = {"pyproject.toml": table, "LICENSE": ""}
+    assert _said(files, "PP001") == [
+        (
+            4,
+            (">=61.0.0",),
+            '[project] has the key `foo`, which is not a PEP 621 field: "`project` must not '
+            "contain {'foo'} properties\"",
+            "remove `foo` (or move it to [tool.<your tool>])",
+        ),
+        (
+            5,
+            (">=61.0.0,<77.0.1",),
+            '`license-files` in [project] is only known to setuptools >= 77.0.1: "`project` '
+            "must not contain {'license-files'} properties\"",
+            "require `setuptools>=77.0.1` in build-system.requires",
+        ),
+        (
+            6,
+            (">=61.0.0,<82.0.1",),
+            '`import-names` in [project] is only known to setuptools >= 82.0.1: "`project` '
+            "must not contain {'import-names'} properties\"",
+            "require `setuptools>=82.0.1` in build-system.requires",
+        ),
+        (7, (">=61.0.0",), "`project.description` must be a string", "fix the value's type"),
+    ]
