@@ -834,3 +834,57 @@ def test_keys_outside_pep_621() -> None:
         ),
         (7, (">=61.0.0",), "`project.description` must be a string", "fix the value's type"),
     ]
+
+
+def test_relaxed_messages() -> None:
+    files = {
+        "pyproject.toml": '[project]\nrequires-python = ">=3.8"\n',
+        "setup.py": SETUP.format('name="probe", version="1.0"'),
+    }
+    note = " (61.2.0-67.8.0 ignored the whole [project] table with a warning instead)"
+    assert [(f[1], f[2]) for f in _said(files, "PP001")] == [
+        (
+            (">=61.0.0,<61.2.0", ">=68.0.0"),
+            "[project] has no `name`; setuptools' validation stops with \"`project` must "
+            "contain ['name'] properties\"" + note,
+        ),
+        (
+            (">=68.0.0",),
+            "[project] has no `version` and does not list it in `dynamic`; setuptools stops "
+            "with \"`project` must contain ['version'] properties\"" + note,
+        ),
+    ]
+
+
+def test_dynamic_items() -> None:
+    """Items that are not fields, `name`, and items that are not strings (reported as a
+    type problem; a number or a list among them once crashed the check)."""
+    table = (
+        NAME + 'dynamic = ["foo", "name", 1, ["x"], "readme"]\n'
+        '[tool.setuptools.dynamic]\nreadme = {file = "README"}\n'
+    )
+    files = {"pyproject.toml": table, "setup.py": SETUP.format('author="A"')}
+    assert _said(files, "PP001") == [
+        (
+            4,
+            (">=61.0.0",),
+            "`name` is listed in `project.dynamic`, which PEP 621 forbids",
+            "remove `name` from `dynamic` and set it in [project]",
+        ),
+        (
+            2,
+            (">=61.0.0",),
+            "`name` is set in [project] and listed in `project.dynamic` too",
+            "either remove `name` from `dynamic` or drop the static value",
+        ),
+        (4, (">=61.0.0",), "`project.dynamic` must be an array of strings", "fix the value's type"),
+        (
+            4,
+            (">=61.0.0",),
+            "`project.dynamic` lists `foo`, which is not a [project] field",
+            "remove `foo` from `dynamic`",
+        ),
+    ]
+    assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
+        "setup(author=...) supplies `authors`"
+    ]
