@@ -292,3 +292,194 @@ def test_packages_set_before_a_setup_cfg_error_still_count() -> None:
         }
     )
     assert [f.code for f in result.findings] == ["SC006"]
+
+
+TWO = {"a/__init__.py": "", "b/__init__.py": ""}
+
+
+@pytest.mark.parametrize(
+    ("files", "reported"),
+    [
+        pytest.param({"setup.py": SETUP.format(", pbr=True"), **TWO}, False, id="pbr-true"),
+        # setuptools calls a setup keyword's hook only for a value that is not None
+        pytest.param({"setup.py": SETUP.format(", pbr=None"), **TWO}, True, id="pbr-none"),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "setup.cfg": "[files]\npackages = a\n", **TWO},
+            False,
+            id="setup-cfg-files-section-is-pbr",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "setup.cfg": "[pbr]\nskip_authors = 1\n", **TWO},
+            False,
+            id="setup-cfg-pbr-section",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "setup.cfg": "[options]\npy_modules = a\n", **TWO},
+            False,
+            id="setup-cfg-py-modules",
+        ),
+        pytest.param(
+            {
+                "setup.py": SETUP.format(""),
+                "setup.cfg": "[options]\npackage_dir =\n    =.\n",
+                **TWO,
+            },
+            False,
+            id="setup-cfg-package-dir",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + '\n[tool.setuptools]\npy-modules = ["a"]\n', **TWO},
+            False,
+            id="tool-py-modules",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + '\n[tool.setuptools.package-dir]\n"" = "."\n', **TWO},
+            False,
+            id="tool-package-dir",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + "\n[tool.setuptools]\nzip-safe = false\n", **TWO},
+            True,
+            id="tool-table-without-a-listing",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(""), "a.py": "", "LICENSE": "", "README.md": ""},
+            False,
+            id="files-not-ending-in-py-are-not-modules",
+        ),
+    ],
+)
+def test_flat_layout_discovery_skipped(files: dict[str, str], *, reported: bool) -> None:
+    assert any(code == "LY001" for code, *_ in _ly(files)) is reported
+
+
+NO_MATCH = "matches no file; setuptools >= 77.0.1 warns and the warning is meant to become an error"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {
+                "setup.cfg": "[metadata]\nname = probe\nlicense_files =\n    LICENSE\n    NOTICE\n",
+                "LICENSE": "",
+                "NOTICE": "",
+            },
+            [],
+            id="setup-cfg-one-pattern-a-line",
+        ),
+        pytest.param(
+            {
+                "setup.cfg": "[metadata]\nname = probe\nlicense_file = COPYING, LICENSE\n",
+                "COPYING": "",
+                "LICENSE": "",
+            },
+            [
+                (
+                    "setup.cfg",
+                    3,
+                    "license pattern 'COPYING, LICENSE' (`license_file` in setup.cfg) contains "
+                    "characters that are not valid in a glob pattern and " + NO_MATCH,
+                )
+            ],
+            id="setup-cfg-license-file-is-one-pattern",
+        ),
+        pytest.param(
+            {"setup.py": SETUP.format(",\n    license_file='COPYING'"), "LICENSE": ""},
+            [("setup.py", 4, f"license pattern 'COPYING' (setup(license_file=...)) {NO_MATCH}")],
+            id="setup-py-license-file-string",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'license-files = ["COPYING"]\n', "LICENSE": ""},
+            [
+                (
+                    "pyproject.toml",
+                    4,
+                    f"license pattern 'COPYING' (`project.license-files`) {NO_MATCH}",
+                )
+            ],
+            id="project-license-files",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME + '\n[tool.setuptools]\nlicense-files = ["COPYING"]\n',
+                "LICENSE": "",
+            },
+            [
+                (
+                    "pyproject.toml",
+                    6,
+                    f"license pattern 'COPYING' (`tool.setuptools.license-files`) {NO_MATCH}",
+                )
+            ],
+            id="tool-license-files",
+        ),
+        pytest.param(
+            {
+                "setup.cfg": "[metadata]\nname = probe\nlicense_files = **/LICENSE, **/COPYING\n",
+                "LICENSE": "",
+            },
+            [
+                (
+                    "setup.cfg",
+                    3,
+                    f"license pattern '**/COPYING' (`license_files` in setup.cfg) {NO_MATCH}",
+                )
+            ],
+            id="double-star-matches-the-root-too",
+        ),
+    ],
+)
+def test_license_pattern_sources(
+    files: dict[str, str], expected: list[tuple[str, int | None, str]]
+) -> None:
+    """Where each pattern comes from: the file, the line and the words of the message."""
+    found = [(f.path, f.line, f.message) for f in check(files).findings if f.code == "LY002"]
+    assert found == expected
+
+
+def _no_match(pattern: str, where: str = "`license_files` in setup.cfg") -> tuple[str, str]:
+    return ("setup.cfg", f"license pattern {pattern!r} ({where}) {NO_MATCH}")
+
+
+@pytest.mark.parametrize(
+    ("patterns", "expected"),
+    [
+        pytest.param("licenses/extra", [], id="directory-two-levels-down"),
+        pytest.param("licenses/extra/COPYING", [], id="exact-nested-file"),
+        pytest.param(
+            "licenses/COPYING", [_no_match("licenses/COPYING")], id="name-in-the-wrong-directory"
+        ),
+        pytest.param("licenses//extra, ./LICENSE", [], id="empty-and-dot-segments"),
+        # glob(".", recursive=True) == ["."]: setuptools finds something, so does not warn
+        pytest.param(".", [], id="dot-finds-the-root"),
+        pytest.param("**/NOTICE", [_no_match("**/NOTICE")], id="double-star-skips-hidden"),
+        pytest.param(
+            "LICENSE, LICENSE, COPYING", [_no_match("COPYING")], id="duplicate-reported-once"
+        ),
+        pytest.param("COPYING, COPYING", [_no_match("COPYING")], id="duplicate-no-match"),
+        pytest.param(
+            "/LICENSE, COPYING",
+            [
+                (
+                    "setup.cfg",
+                    "license pattern '/LICENSE' (`license_files` in setup.cfg) is absolute; "
+                    "setuptools >= 77.0.1 stops with \"Pattern '/LICENSE' should be relative "
+                    "and must not start with '/'\"",
+                ),
+                _no_match("COPYING"),
+            ],
+            id="after-an-absolute-pattern",
+        ),
+    ],
+)
+def test_license_pattern_matching(patterns: str, expected: list[tuple[str, str]]) -> None:
+    """What ``glob(pattern, recursive=True)`` finds, checked against Python's glob."""
+    files = {
+        "setup.cfg": CFG.format(patterns),
+        "LICENSE": "",
+        "licenses/extra/COPYING": "",
+        ".hidden/NOTICE": "",
+    }
+    found = [(f.path, f.message) for f in check(files).findings if f.code == "LY002"]
+    assert found == expected

@@ -10,6 +10,9 @@ import pytest
 from helpers import check, project
 
 from sapper.check import Options, check_files
+from sapper.model import Reference
+from sapper.rules.pyproject._shared import _ref
+from sapper.rules.pyproject.pp001 import _type_problem
 
 NAME = '[project]\nname = "probe"\nversion = "1.0"\n'
 SETUP = "from setuptools import setup\n\nsetup({})\n"
@@ -184,7 +187,7 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
             id="license-table-classifiers-only-warn",
         ),
         pytest.param(
-            {"pyproject.toml": NAME + "\n[tool.setuptools]\nnamespace-packages = [\"ns\"]\n"},
+            {"pyproject.toml": NAME + '\n[tool.setuptools]\nnamespace-packages = ["ns"]\n'},
             [("PP005", 6, (">=69.0.0",), (">=67.7.0",), (">=62.3.0,<69.0.0",))],
             id="namespace-packages",
         ),
@@ -401,3 +404,487 @@ def test_conditional_import_is_not_reported() -> None:
         "setup.py": "import sys\nif 'py2exe' in sys.argv:\n    import py2exe\n",
     }
     assert [r for r in _pp(files) if r[0] == "PP009"] == []
+
+
+# What supplies a field outside pyproject.toml (rules/pyproject/_shared.py), as PP008 names
+# it: the file, the line of the keyword and the words of the message.
+
+ENTRY_POINTS_SETUP = (
+    "from setuptools import setup\n"
+    "\n"
+    "setup(\n"
+    '    name="probe",\n'
+    '    entry_points={"console_scripts": ["a=m:f"], "gui_scripts": ["b=m:g"], "x.y": ["c=m:h"]},\n'
+    '    extras_require={"test": ["pytest"]},\n'
+    ")\n"
+)
+
+
+def _supplied(files: dict[str, str]) -> list[tuple[str, int | None, str]]:
+    """(path, line, what the message says supplies which field) of each PP008 finding."""
+    return sorted(
+        (f.path, f.line, f.message.split(", which pyproject.toml")[0])
+        for f in check(files).findings
+        if f.code == "PP008"
+    )
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"pyproject.toml": NAME, "setup.py": ENTRY_POINTS_SETUP},
+            [
+                ("setup.py", 5, "setup(entry_points=...) supplies `entry-points`"),
+                ("setup.py", 5, "setup(entry_points=...) supplies `gui-scripts`"),
+                ("setup.py", 5, "setup(entry_points=...) supplies `scripts`"),
+                ("setup.py", 6, "setup(extras_require=...) supplies `optional-dependencies`"),
+            ],
+            id="setup-py-literal-groups",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": "from setuptools import setup\n\nS = load()\n"
+                "setup(extras_require=E,\n      entry_points={'gui_scripts': S})\n",
+            },
+            [
+                ("setup.py", 4, "setup(extras_require=...) supplies `optional-dependencies`"),
+                ("setup.py", 5, "setup(entry_points=...) supplies `gui-scripts`"),
+            ],
+            id="setup-py-groups-from-the-syntax-tree",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": "from setuptools import setup\n\nS = load()\n"
+                "setup(entry_points={'console_scripts': S, 1: S})\n",
+            },
+            [],
+            id="setup-py-group-not-a-string-not-guessed",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": SETUP.format("entry_points={}, extras_require={}"),
+            },
+            [],
+            id="setup-py-empty-values",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.cfg": "[metadata]\nsummary = x\n\n[options.entry_points]\n"
+                "console_scripts =\n    a = m:f\ngui_scripts =\n    b = m:g\nx.y =\n    c = m:h\n"
+                "\n[options.extras_require]\ntest = pytest\n",
+            },
+            [
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `entry-points`"),
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `gui-scripts`"),
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `scripts`"),
+                (
+                    "setup.cfg",
+                    None,
+                    "[options.extras_require] in setup.cfg supplies `optional-dependencies`",
+                ),
+                ("setup.cfg", None, "`summary` in [metadata] of setup.cfg supplies `description`"),
+            ],
+            id="setup-cfg-sections",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": NAME,
+                "setup.py": SETUP.format('entry_points={"console_scripts": ["a=m:f"]}'),
+                "setup.cfg": "[options.entry_points]\ngui_scripts =\n    b = m:g\n",
+            },
+            [
+                ("setup.cfg", None, "[options.entry_points] in setup.cfg supplies `gui-scripts`"),
+                ("setup.py", 3, "setup(entry_points=...) supplies `scripts`"),
+            ],
+            id="setup-py-and-setup-cfg",
+        ),
+    ],
+)
+def test_supplied_fields(
+    files: dict[str, str], expected: list[tuple[str, int | None, str]]
+) -> None:
+    assert _supplied(files) == expected
+
+
+def test_changelog_reference() -> None:
+    """The references of the PP rules (built at import, so a mutant of ``_ref`` is only
+    seen by a test that calls it): setuptools' changelog anchors read ``#v61-2-0``."""
+    assert _ref("61.2.0", "subgroup of invalid files ignored") == Reference(
+        title="setuptools 61.2.0 changelog: subgroup of invalid files ignored",
+        url="https://setuptools.pypa.io/en/latest/history.html#v61-2-0",
+    )
+
+
+STRINGS = "must be an array of strings"
+TABLE = "must be a table of strings"
+PEOPLE = 'must be an array of tables such as {name = "..."}'
+README = "must be a file name or a table with one of `file` or `text`"
+LICENSE_TABLE = "as a table must have exactly one of `file` or `text`"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("name", "probe", None),
+        ("name", 1, "`project.name` must be a string"),
+        ("name", "a b", "`project.name` 'a b' is not a valid project name (PEP 508)"),
+        ("version", "1.0", None),
+        ("version", 1, "`project.version` must be a string"),
+        ("version", "x.y", "`project.version` 'x.y' is not a PEP 440 version"),
+        ("description", "text", None),
+        ("description", 1, "`project.description` must be a string"),
+        ("requires-python", ">=3.8", None),
+        ("requires-python", 3, "`project.requires-python` must be a string"),
+        ("keywords", ["a"], None),
+        ("keywords", ["a", 1], f"`project.keywords` {STRINGS}"),
+        ("keywords", "ab", f"`project.keywords` {STRINGS}"),
+        ("classifiers", "x", f"`project.classifiers` {STRINGS}"),
+        ("dependencies", "six", f"`project.dependencies` {STRINGS}"),
+        ("dynamic", "readme", f"`project.dynamic` {STRINGS}"),
+        ("authors", [{"name": "A"}], None),
+        ("authors", ["A"], f"`project.authors` {PEOPLE}"),
+        ("maintainers", {"name": "A"}, f"`project.maintainers` {PEOPLE}"),
+        ("urls", {"home": "https://example.org"}, None),
+        ("urls", {"home": 1}, f"`project.urls` {TABLE}"),
+        ("urls", ["https://example.org"], f"`project.urls` {TABLE}"),
+        ("scripts", {"a": 1}, f"`project.scripts` {TABLE}"),
+        ("gui-scripts", {"a": 1}, f"`project.gui-scripts` {TABLE}"),
+        ("optional-dependencies", {"test": ["pytest"]}, None),
+        (
+            "optional-dependencies",
+            {"test": "pytest"},
+            "`project.optional-dependencies` must be a table of arrays of strings",
+        ),
+        (
+            "optional-dependencies",
+            ["pytest"],
+            "`project.optional-dependencies` must be a table of arrays of strings",
+        ),
+        ("entry-points", {"g": {"a": "m:f"}}, None),
+        (
+            "entry-points",
+            {"g": {"a": 1}},
+            "`project.entry-points` must be a table of tables of strings",
+        ),
+        (
+            "entry-points",
+            {"g": "m:f"},
+            "`project.entry-points` must be a table of tables of strings",
+        ),
+        ("entry-points", "m:f", "`project.entry-points` must be a table of tables of strings"),
+        ("readme", "README.md", None),
+        ("readme", {"file": "README.md"}, None),
+        ("readme", {"text": "x"}, None),
+        ("readme", {"file": "README.md", "text": "x"}, f"`project.readme` {README}"),
+        ("readme", {}, f"`project.readme` {README}"),
+        ("readme", 1, f"`project.readme` {README}"),
+        ("license", {"file": "LICENSE"}, None),
+        ("license", {"file": "LICENSE", "text": "x"}, f"`project.license` {LICENSE_TABLE}"),
+        ("license", {}, f"`project.license` {LICENSE_TABLE}"),
+        ("license-files", ["LICENSE"], None),
+        ("license-files", {}, "`project.license-files` must be an array of glob patterns"),
+        ("license-files", "LICENSE", "`project.license-files` must be an array of glob patterns"),
+        ("import-names", 1, None),
+    ],
+)
+def test_type_problem(key: str, value: object, problem: str | None) -> None:
+    """The type checks of the vendored ``validate-pyproject`` schema, key by key."""
+    assert _type_problem(key, value) == problem
+
+
+def _pp001(files: dict[str, str]) -> list[tuple[int | None, tuple[str, ...], str]]:
+    return [(f.line, f.fails, f.message) for f in check(files).findings if f.code == "PP001"]
+
+
+NOTHING = (
+    "nothing supplies it (no [tool.setuptools.dynamic] entry, setup.py keyword or setup.cfg option)"
+)
+
+
+def test_dynamic_scripts_are_not_required() -> None:
+    """61.0.0+ expand `scripts`/`gui-scripts` only with `entry-points`: listed alone they
+    need nothing; a field after them in the list is still checked."""
+    files = {"pyproject.toml": NAME + 'dynamic = ["gui-scripts", "readme", "scripts"]\n'}
+    assert _pp001(files) == [
+        (4, (">=61.0.0",), f"`readme` is listed in `project.dynamic` but {NOTHING}")
+    ]
+
+
+def test_dynamic_filled_outside_the_dynamic_table() -> None:
+    files = {
+        "pyproject.toml": NAME + 'dynamic = ["readme"]\n',
+        "setup.py": SETUP.format('long_description="x"'),
+    }
+    assert _pp001(files) == [
+        (
+            4,
+            (">=61.0.0,<61.2.0",),
+            "`readme` is listed in `project.dynamic` but [tool.setuptools.dynamic] does not "
+            "fill it, which setuptools 61.0.0-61.1.1 require",
+        )
+    ]
+
+
+def test_name_listed_in_dynamic() -> None:
+    files = {"pyproject.toml": '[project]\nversion = "1.0"\ndynamic = ["name"]\n'}
+    found = [(f.line, f.message, f.fix) for f in check(files).findings if f.code == "PP001"]
+    assert found == [
+        (
+            1,
+            "[project] has no `name`; setuptools' validation stops with \"`project` must "
+            "contain ['name'] properties\"",
+            'add `name = "..."` to [project] (it cannot be dynamic)',
+        ),
+        (
+            3,
+            "`name` is listed in `project.dynamic`, which PEP 621 forbids",
+            "remove `name` from `dynamic` and set it in [project]",
+        ),
+    ]
+
+
+Said = tuple[int | None, tuple[str, ...], str, str | None]
+
+
+def _said(files: dict[str, str], code: str) -> list[Said]:
+    """(line, failing versions, message, fix) of each finding of ``code``."""
+    return [(f.line, f.fails, f.message, f.fix) for f in check(files).findings if f.code == code]
+
+
+def _unknown(key: str) -> str:
+    return (
+        f'[tool.setuptools] has the unknown key `{key}`: "`tool.setuptools` must not '
+        f"contain {{'{key}'}} properties\""
+    )
+
+
+PACKAGES = "`tool.setuptools.packages` must be a list of names or a `{find = {...}}` table"
+PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] table'
+
+
+@pytest.mark.parametrize(
+    ("tool", "expected"),
+    [
+        pytest.param(
+            "[tool.setuptools]\nfoo = 1\nzip_safe = false\next_modules = []\n",
+            [
+                (6, (">=61.0.0",), _unknown("foo"), "remove `foo`"),
+                (7, (">=61.0.0",), _unknown("zip_safe"), "write `zip-safe`"),
+                (8, (">=61.0.0",), _unknown("ext_modules"), "write `ext-modules`"),
+            ],
+            id="unknown-keys",
+        ),
+        pytest.param(
+            "[tool.setuptools]\next-modules = []\n",
+            [
+                (
+                    6,
+                    (">=61.0.0,<74.1.0",),
+                    "`tool.setuptools.ext-modules` is only known to setuptools >= 74.1.0",
+                    "require `setuptools>=74.1.0` in build-system.requires",
+                )
+            ],
+            id="later-key",
+        ),
+        pytest.param(
+            '[tool.setuptools]\npackages = ["a", 1]\n',
+            [(6, (">=61.0.0",), PACKAGES, PACKAGES_FIX)],
+            id="packages-not-all-names",
+        ),
+        pytest.param(
+            "[tool.setuptools]\npackages = {find = {}, where = 1}\n",
+            [(6, (">=61.0.0",), PACKAGES, PACKAGES_FIX)],
+            id="packages-table-with-more-than-find",
+        ),
+        pytest.param("[tool.setuptools]\npackages = {find = {}}\n", [], id="packages-find"),
+        pytest.param('[tool.setuptools]\npackages = ["a"]\n', [], id="packages-names"),
+        pytest.param(
+            '[tool.setuptools.dynamic]\nbar = {attr = "x"}\n'
+            'dependencies = {file = "r.txt"}\nversion = {attr = "a.v"}\n',
+            [
+                (
+                    5,
+                    (">=61.0.0",),
+                    "`tool.setuptools.dynamic` has the unknown key `bar`",
+                    "remove `bar`",
+                ),
+                (
+                    5,
+                    (">=61.0.0,<62.6.0",),
+                    "`tool.setuptools.dynamic.dependencies` is only known to setuptools >= 62.6.0",
+                    "require `setuptools>=62.6.0` in build-system.requires",
+                ),
+            ],
+            id="dynamic-keys",
+        ),
+    ],
+)
+def test_tool_table_messages(tool: str, expected: list[Said]) -> None:
+    assert _said({"pyproject.toml": NAME + "\n" + tool}, "PP007") == expected
+
+
+def test_tool_license_files_messages() -> None:
+    tool = '\n[tool.setuptools]\nlicense-files = ["LICENSE"]\n'
+    assert _said({"pyproject.toml": NAME + tool}, "PP006") == [
+        (
+            6,
+            (),
+            "`tool.setuptools.license-files` is deprecated in favour of `project.license-files` "
+            "since setuptools 77.0.1",
+            "move `license-files` to [project] and require `setuptools>=77.0.1`",
+        )
+    ]
+    both = NAME + 'license-files = ["LICENSE"]\n' + tool
+    assert _said({"pyproject.toml": both}, "PP006") == [
+        (
+            7,
+            (">=77.0.1",),
+            "`license-files` is set in both [project] and [tool.setuptools]; setuptools >= "
+            "77.0.1 stops with \"'project.license-files' is defined already\"",
+            "remove `license-files` from [tool.setuptools]",
+        )
+    ]
+
+
+def _missing(field: str, keyword: str, what: str) -> str:
+    return (
+        f"setup({keyword}=...) supplies `{field}`, which pyproject.toml neither sets in "
+        f"[project] nor lists in `project.dynamic`: {what}"
+    )
+
+
+def test_missing_dynamic_messages() -> None:
+    """What each release line does with a field that [project] leaves out."""
+    keywords = (
+        'long_description="x", license="MIT", author="A", keywords=["k"], '
+        'extras_require={"t": ["x"]}'
+    )
+    files = {"pyproject.toml": NAME, "setup.py": SETUP.format(keywords)}
+    kept = "setuptools >= 69.0.0 warns that it is ignored (the value is still used)"
+    dropped = "setuptools >= 69.0.0 silently drops it from the built metadata"
+    license_crash = "setuptools >= 69.0.0 crashes on it (KeyError: 'text') and the newest "
+    extras_crash = "setuptools >= 69.0.0 crashes on it (TypeError: 'list' object is not a "
+    readme_crash = (
+        "setuptools >= 69.0.0 crashes on it (AttributeError: 'NoneType' object has no "
+        "attribute 'get')"
+    )
+    assert [(f[1], f[2], f[3]) for f in _said(files, "PP008")] == [
+        (
+            (),
+            _missing("authors", "author", kept),
+            'add "authors" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (),
+            _missing("keywords", "keywords", dropped),
+            'add "keywords" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (">=69.0.0,<77.0.1",),
+            _missing("license", "license", license_crash + "release drops it (dropped)"),
+            'add "license" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (">=69.0.0,<69.1.0",),
+            _missing(
+                "optional-dependencies",
+                "extras_require",
+                extras_crash + "mapping) and the newest release drops it (dropped)",
+            ),
+            'add "optional-dependencies" to `dynamic` in [project], or move the value to [project]',
+        ),
+        (
+            (">=69.0.0",),
+            _missing("readme", "long_description", readme_crash),
+            'add "readme" to `dynamic` in [project], or move the value to [project]',
+        ),
+    ]
+
+
+def test_keys_outside_pep_621() -> None:
+    """Unknown keys, keys only newer releases know, and the fields after them."""
+    table = NAME + 'foo = 1\nlicense-files = ["LICENSE"]\nimport-names = ["a"]\ndescription = 1\n'
+    files = {"pyproject.toml": table, "LICENSE": ""}
+    assert _said(files, "PP001") == [
+        (
+            4,
+            (">=61.0.0",),
+            '[project] has the key `foo`, which is not a PEP 621 field: "`project` must not '
+            "contain {'foo'} properties\"",
+            "remove `foo` (or move it to [tool.<your tool>])",
+        ),
+        (
+            5,
+            (">=61.0.0,<77.0.1",),
+            '`license-files` in [project] is only known to setuptools >= 77.0.1: "`project` '
+            "must not contain {'license-files'} properties\"",
+            "require `setuptools>=77.0.1` in build-system.requires",
+        ),
+        (
+            6,
+            (">=61.0.0,<82.0.1",),
+            '`import-names` in [project] is only known to setuptools >= 82.0.1: "`project` '
+            "must not contain {'import-names'} properties\"",
+            "require `setuptools>=82.0.1` in build-system.requires",
+        ),
+        (7, (">=61.0.0",), "`project.description` must be a string", "fix the value's type"),
+    ]
+
+
+def test_relaxed_messages() -> None:
+    files = {
+        "pyproject.toml": '[project]\nrequires-python = ">=3.8"\n',
+        "setup.py": SETUP.format('name="probe", version="1.0"'),
+    }
+    note = " (61.2.0-67.8.0 ignored the whole [project] table with a warning instead)"
+    assert [(f[1], f[2]) for f in _said(files, "PP001")] == [
+        (
+            (">=61.0.0,<61.2.0", ">=68.0.0"),
+            "[project] has no `name`; setuptools' validation stops with \"`project` must "
+            "contain ['name'] properties\"" + note,
+        ),
+        (
+            (">=68.0.0",),
+            "[project] has no `version` and does not list it in `dynamic`; setuptools stops "
+            "with \"`project` must contain ['version'] properties\"" + note,
+        ),
+    ]
+
+
+def test_dynamic_items() -> None:
+    """Items that are not fields, `name`, and items that are not strings (reported as a
+    type problem; a number or a list among them once crashed the check)."""
+    table = (
+        NAME + 'dynamic = ["foo", "name", 1, ["x"], "readme"]\n'
+        '[tool.setuptools.dynamic]\nreadme = {file = "README"}\n'
+    )
+    files = {"pyproject.toml": table, "setup.py": SETUP.format('author="A"')}
+    assert _said(files, "PP001") == [
+        (
+            4,
+            (">=61.0.0",),
+            "`name` is listed in `project.dynamic`, which PEP 621 forbids",
+            "remove `name` from `dynamic` and set it in [project]",
+        ),
+        (
+            2,
+            (">=61.0.0",),
+            "`name` is set in [project] and listed in `project.dynamic` too",
+            "either remove `name` from `dynamic` or drop the static value",
+        ),
+        (4, (">=61.0.0",), "`project.dynamic` must be an array of strings", "fix the value's type"),
+        (
+            4,
+            (">=61.0.0",),
+            "`project.dynamic` lists `foo`, which is not a [project] field",
+            "remove `foo` from `dynamic`",
+        ),
+    ]
+    assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
+        "setup(author=...) supplies `authors`"
+    ]

@@ -97,9 +97,10 @@ def _discovery_skipped(ctx: Context) -> tuple[bool, bool]:
     cfg = other.cfg
     if any(("options", k) in cfg for k in ("packages", "py_modules", "package_dir")):
         return True, True
-    # pbr (`setup(pbr=True)`) fills `packages` from setup.cfg [files] (or the project name)
-    # in its setup keyword hook, before discovery runs.
-    if "pbr" in kw or any(section in ("files", "pbr") for section, _ in cfg):
+    # pbr (`setup(pbr=True)`, handled above) fills `packages` from setup.cfg [files] (or the
+    # project name) in its setup keyword hook, before discovery runs; setuptools calls the
+    # hook only for a value that is not None, so `pbr=None` leaves discovery on.
+    if any(section in ("files", "pbr") for section, _ in cfg):
         return True, True
     if tool is not None and any(k in tool for k in ("packages", "py-modules", "package-dir")):
         return True, True

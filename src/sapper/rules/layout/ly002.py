@@ -96,7 +96,7 @@ def _segment_match(parts: Sequence[str], path: Sequence[str]) -> bool:
 def _matches(pattern: str, names: Sequence[str]) -> bool:
     parts = [p for p in pattern.split("/") if p not in ("", ".")]
     if not parts:
-        return False
+        return pattern != ""  # glob(".") and glob("./") find the root directory itself
     candidates: set[str] = set(names)
     for n in names:
         segs = n.split("/")

@@ -112,9 +112,12 @@ def _compute_supplied(ctx: Context) -> dict[str, tuple[str, int | None, str]]:
                 where = f"`{key[1]}` in [{key[0]}] of setup.cfg"
                 supplied.setdefault(field, (where, None, "setup.cfg"))
     for field, where in _entry_point_fields(ctx).items():
-        path = "setup.py" if where.startswith("setup(") else "setup.cfg"
-        line = other.keyword_lines.get("entry_points") if path == "setup.py" else None
-        supplied.setdefault(field, (where, line, path))
+        if where.startswith("setup("):
+            # the line of the keyword named: setup(entry_points=...) or setup(extras_require=...)
+            kw = where.removeprefix("setup(").removesuffix("=...)")
+            supplied.setdefault(field, (where, other.keyword_lines.get(kw), "setup.py"))
+        else:
+            supplied.setdefault(field, (where, None, "setup.cfg"))
     return supplied
 
 

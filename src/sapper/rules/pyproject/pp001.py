@@ -175,7 +175,9 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
     since61 = versions(ctx, "61.0.0")
     relax = versions(ctx, *_RELAX) if _relaxed(ctx, project, tool) else set()
     dynamic = project.get("dynamic")
-    dynamic = set(dynamic) if isinstance(dynamic, list) else set()
+    # non-strings are reported as a type problem below; a set of mixed types cannot be
+    # sorted, and a list or table in the list cannot be in a set at all
+    dynamic = {d for d in dynamic if isinstance(d, str)} if isinstance(dynamic, list) else set()
     problems: list[tuple[str, str | None, set[str], str]] = []
     if "name" not in project:
         problems.append(

@@ -51,7 +51,7 @@ def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
     if not project:
         return []
     dynamic = project.get("dynamic")
-    declared = set(dynamic) if isinstance(dynamic, list) else set()
+    declared = {d for d in dynamic if isinstance(d, str)} if isinstance(dynamic, list) else set()
     supplied = _supplied_fields(ctx)
     # 61.2.0 (#3218) keeps the value with a warning; 67.7.0 gives the warning a due date
     # (2023-10-30); 69.0.0 (#4066) enforces PEP 621 (see _EFFECT_SINCE_69).
