@@ -368,3 +368,53 @@ def test_plain_distutils_import_is_the_stdlib_one_before_60() -> None:
         check({"setup.py": "import distutils\nfrom distutils.core import Extension\n"}).findings
         == ()
     )
+
+
+# Mutants of setup_py/_shared.py, SP002, SP007 and SP009 that the tables above let survive
+# (docs/testing.md).
+
+_BUILD_PY_DRY_RUN = (
+    H + "from setuptools.command.build_py import build_py\n"
+    "class B(build_py):\n    def run(self):\n"
+    "        self.copy_file('a', 'b', dry_run=self.dry_run)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param("CMDCLASS = {'build_py': B}\nsetup(cmdclass=CMDCLASS)\n", id="constant"),
+        pytest.param("setup(name='x', cmdclass={'build_py': B})\n", id="after-other-keyword"),
+    ],
+)
+def test_cmdclass_named_by_a_constant_or_after_other_keywords(call: str) -> None:
+    assert _sp(_BUILD_PY_DRY_RUN + call) == [("SP008", 5, (">=81.0.0",))]
+
+
+def test_sp002_false_value_message() -> None:
+    (finding,) = check({"setup.py": H + "setup(use_2to3=False)\n"}).findings
+    assert finding.message == (
+        "setup() gets `use_2to3`: a false value (`use_2to3=False`) only failed in "
+        "setuptools 58.0.2; drop the keyword"
+    )
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param(
+            "setup(name='x', description='a\\nb')\n",
+            [("SP007", 2, (">=51.3.0,<51.3.3", ">=59.0.1,<59.4.0"))],
+            id="after-other-keyword",
+        ),
+        # setuptools' single_line() only looks for "\n" (51.3.0 raised on it, later
+        # releases warn): a carriage return alone passes every release.
+        pytest.param("setup(description='a\\rb')\n", [], id="carriage-return-only"),
+    ],
+)
+def test_sp007_description_newline(call: str, expected: list[tuple]) -> None:
+    assert _sp(H + call) == expected
+
+
+def test_sp009_plain_import_wheel() -> None:
+    assert _sp("import wheel\n" + H + "setup()\n") == [("SP009", 1, (">=70.1.0,<71.0.0",))]
