@@ -418,3 +418,157 @@ def test_sp007_description_newline(call: str, expected: list[tuple]) -> None:
 
 def test_sp009_plain_import_wheel() -> None:
     assert _sp("import wheel\n" + H + "setup()\n") == [("SP009", 1, (">=70.1.0,<71.0.0",))]
+
+
+def _sp004(call: str) -> list[tuple[int | None, tuple[str, ...], str, str | None]]:
+    result = check({"setup.py": H + call})
+    return [(f.line, f.fails, f.message, f.fix) for f in result.findings if f.code == "SP004"]
+
+
+def _unordered(name: str, kind: str) -> str:
+    return (
+        f"`{name}` is {kind}: setuptools rejects unordered types ('{name}' must be a string "
+        "or list of strings ...; Unordered types are not allowed); pass a list"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "kind", "fails"),
+    [
+        pytest.param("set(['a'])", "a set", (">=0",), id="set-call"),
+        pytest.param("frozenset(['a'])", "a set", (">=0",), id="frozenset-call"),
+        pytest.param("{x for x in 'ab'}", "a set", (">=0",), id="set-comprehension"),
+        pytest.param("dict(a='b')", "a dict", ("<75.3.0",), id="dict-call"),
+        pytest.param("{k: 'b' for k in 'ab'}", "a dict", ("<75.3.0",), id="dict-comprehension"),
+        pytest.param("sorted({'a'})", None, (), id="sorted-set-is-a-list"),
+    ],
+)
+def test_sp004_unordered_containers(value: str, kind: str | None, fails: tuple[str, ...]) -> None:
+    found = _sp004(f"setup(name='x', setup_requires={value})\n")
+    fix = "pass `setup_requires` as a list (sorted(...) of the set)"
+    assert found == ([(2, fails, _unordered("setup_requires", kind), fix)] if kind else [])
+
+
+@pytest.mark.parametrize(("aliases", "found"), [(7, True), (8, False)])
+def test_sp004_follows_a_chain_of_names_seven_deep(aliases: int, found: bool) -> None:
+    chain = "".join(f"A{i} = A{i + 1}\n" for i in range(aliases))
+    rows = _sp004(chain + f"A{aliases} = {{'a'}}\nsetup(install_requires=A0)\n")
+    assert [line for line, *_ in rows] == ([aliases + 3] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("call", "rows"),
+    [
+        pytest.param(
+            "setup(python_requires='>=3.6', install_requires=['pytz>=2012f'])\n",
+            [(2, ">=0")],
+            id="after-a-valid-python_requires",
+        ),
+        pytest.param("setup(package_data={'pkg': ['data/*.txt']})\n", [], id="other-dict"),
+        pytest.param(
+            "setup(install_requires=['pytz>=2012f', REQ])\n", [], id="not-all-strings-known"
+        ),
+        pytest.param(
+            "setup(extras_require={'a': 1, 'b': ['pytz>=2012f']})\n",
+            [(2, ">=0")],
+            id="extra-after-a-non-list",
+        ),
+    ],
+)
+def test_sp006_which_values_are_checked(call: str, rows: list[tuple[int, str]]) -> None:
+    result = check({"setup.py": H + call})
+    assert [(f.line, f.fails[0]) for f in result.findings if f.code == "SP006"] == rows
+
+
+def test_sp006_python_requires_message_and_fix() -> None:
+    (finding,) = check({"setup.py": H + "setup(python_requires='>=3.6.*')\n"}).findings
+    assert (finding.line, finding.column) == (2, 23)
+    assert finding.message.startswith(
+        "`python_requires='>=3.6.*'` is not a valid specifier for `packaging` ("
+    )
+    assert finding.message.endswith(
+        "); setuptools 67 and later fail with \"'python_requires' must be a string "
+        'containing valid version specifiers"'
+    )
+    assert finding.fix == "write a PEP 440 specifier such as `>=3.6`"
+
+
+@pytest.mark.parametrize(
+    ("tail", "line"),
+    [
+        pytest.param("setup(cmdclass=dict(build_py=B))\n", 5, id="dict-call"),
+        pytest.param("setup(cmdclass=dict(clean=B))\n", None, id="dict-call-not-a-build"),
+        pytest.param("setup(cmdclass=make(build_py=B))\n", None, id="other-call"),
+        pytest.param("setup(cmdclass={CMD: B, 'build_py': B})\n", 5, id="name-key-skipped"),
+    ],
+)
+def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None:
+    assert _sp(_BUILD_PY_DRY_RUN + tail) == ([("SP008", line, (">=81.0.0",))] if line else [])
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        pytest.param(
+            "from distutils.ccompiler import new_compiler\nc = new_compiler(dry_run=1)\n",
+            3,
+            id="new_compiler",
+        ),
+        pytest.param(
+            "from distutils.unixccompiler import UnixCCompiler\nc = UnixCCompiler(dry_run=1)\n",
+            3,
+            id="a-CCompiler-class",
+        ),
+        pytest.param("x = print('a')\nc = mkpath('b', dry_run=1)\n", 3, id="after-other-call"),
+        pytest.param("mkpath('a')\nmkpath('b', dry_run=1)\n", 3, id="after-a-call-without"),
+    ],
+)
+def test_sp008_dry_run_callees(source: str, line: int) -> None:
+    assert _sp(H + source + "setup()\n") == [("SP008", line, (">=81.0.0",))]
+
+
+@pytest.mark.parametrize(
+    ("source", "cfg", "found"),
+    [
+        pytest.param(
+            _DBP + "setup(zip_safe=True, cmdclass={'build_py': dbp})\n",
+            None,
+            False,
+            id="other-true-keyword",
+        ),
+        *(
+            pytest.param(
+                _DBP + "setup(cmdclass={'build_py': dbp})\n",
+                f"[options]\ninclude_package_data = {v}\n",
+                True,
+                id=f"cfg-{v}",
+            )
+            for v in ("1", "yes", "On")
+        ),
+        pytest.param(
+            _DBP + "setup(cmdclass={'build_py': dbp})\n",
+            "[metadata]\ninclude_package_data = true\n",
+            False,
+            id="cfg-other-section",
+        ),
+        pytest.param(
+            _DBP + "setup(cmdclass={'build_py': dbp})\n",
+            "[options]\nzip_safe = true\n",
+            False,
+            id="cfg-other-key",
+        ),
+        pytest.param(
+            "from setuptools.command.build_py import build_py as sbp\n"
+            + _DBP
+            + "class B(sbp, dbp):\n    pass\n"
+            "setup(include_package_data=True, cmdclass={'build_py': B})\n",
+            None,
+            False,
+            id="also-derives-from-setuptools",
+        ),
+    ],
+)
+def test_sp010_include_package_data_and_bases(source: str, cfg: str | None, found: bool) -> None:
+    files = {"setup.py": source} | ({"setup.cfg": cfg} if cfg else {})
+    codes = [f.code for f in check(files).findings if f.code == "SP010"]
+    assert codes == (["SP010"] if found else [])
