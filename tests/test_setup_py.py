@@ -572,3 +572,117 @@ def test_sp010_include_package_data_and_bases(source: str, cfg: str | None, foun
     files = {"setup.py": source} | ({"setup.cfg": cfg} if cfg else {})
     codes = [f.code for f in check(files).findings if f.code == "SP010"]
     assert codes == (["SP010"] if found else [])
+
+
+def _sp001(files: dict[str, str]) -> list[tuple]:
+    return [
+        (f.path, f.line, f.column, f.fails, f.fails_enforced, f.message, f.fix)
+        for f in check(files).findings
+        if f.code == "SP001"
+    ]
+
+
+def test_sp001_default_advice() -> None:
+    assert _sp001({"setup.py": "import setuptools.lib2to3_ex\n"}) == [
+        (
+            "setup.py",
+            1,
+            1,
+            (">=58.0.0",),
+            (">=58.0.0",),
+            "setup.py imports `setuptools.lib2to3_ex`, which not every setuptools release "
+            "ships (ModuleNotFoundError); remove the import or pin a setuptools that ships it "
+            "in build-system.requires",
+            None,
+        )
+    ]
+
+
+def test_sp001_one_finding_per_module_and_per_line() -> None:
+    source = (
+        "import os\nimport setuptools\nimport pkg_resources, setuptools.lib2to3_ex\n"
+        "import pkg_resources\nimport setuptools.py27compat\n"
+    )
+    assert [row[1] for row in _sp001({"setup.py": source})] == [3, 5]
+
+
+PKG_MESSAGE = (
+    "setup.py imports `{site}`, and {path}:1 imports `{name}`, which not every setuptools "
+    "release ships (ModuleNotFoundError while setup.py runs); read the version without "
+    "importing the package, or guard the import"
+)
+
+
+@pytest.mark.parametrize(
+    ("package", "site", "name", "path", "fails"),
+    [
+        pytest.param(
+            {"src/mypkg/__init__.py": "import pkg_resources\n"},
+            "mypkg",
+            "pkg_resources",
+            "src/mypkg/__init__.py",
+            (">=82.0.0",),
+            id="src-root",
+        ),
+        pytest.param(
+            {"lib/mypkg/__init__.py": "import setuptools.lib2to3_ex\n"},
+            "mypkg",
+            "setuptools.lib2to3_ex",
+            "lib/mypkg/__init__.py",
+            (">=58.0.0",),
+            id="lib-root-setuptools-module",
+        ),
+        pytest.param(
+            {"mypkg/__init__.py": "import distutils.command.bdist_msi\n"},
+            "mypkg",
+            "distutils.command.bdist_msi",
+            "mypkg/__init__.py",
+            (">=65.0.0",),
+            id="distutils-module",
+        ),
+        pytest.param(
+            {"mypkg/__init__.py": "def (\n", "mypkg/a.py": "import pkg_resources\n"},
+            "mypkg.a",
+            "pkg_resources",
+            "mypkg/a.py",
+            (">=82.0.0",),
+            id="after-an-unparsable-file",
+        ),
+        pytest.param(
+            {
+                "mypkg/__init__.py": "",
+                "mypkg/sub/__init__.py": "from .core import x\n",
+                "mypkg/sub/core.py": "import pkg_resources\nx = 1\n",
+            },
+            "mypkg.sub",
+            "pkg_resources",
+            "mypkg/sub/core.py",
+            (">=82.0.0",),
+            id="relative-import-in-a-subpackage",
+        ),
+    ],
+)
+def test_sp001_through_the_project_package(
+    package: dict[str, str], site: str, name: str, path: str, fails: tuple[str, ...]
+) -> None:
+    files = {"setup.py": f"import os\nimport {site}\n" + H} | package
+    message = PKG_MESSAGE.format(site=site, path=path, name=name)
+    assert _sp001(files) == [("setup.py", 2, 1, fails, fails, message, None)]
+
+
+def _chain(length: int, relative: bool) -> dict[str, str]:
+    """setup.py imports m0, m0 imports m1, ..., the last one imports pkg_resources."""
+    files = {"setup.py": "import os\nfrom mypkg import m0\n" + H, "mypkg/__init__.py": ""}
+    for i in range(length):
+        nxt = f"from . import m{i + 1}\n" if relative else f"import mypkg.m{i + 1}\n"
+        files[f"mypkg/m{i}.py"] = nxt if i + 1 < length else "import pkg_resources\n"
+    return files
+
+
+@pytest.mark.parametrize("relative", [False, True])
+@pytest.mark.parametrize(("length", "found"), [(3, True), (4, False)])
+def test_sp001_follows_local_imports_two_levels(relative: bool, length: int, found: bool) -> None:
+    paths = [
+        next(p for p in row[5].split() if ".py:" in p) for row in _sp001(_chain(length, relative))
+    ]
+    assert paths == ([f"mypkg/m{length - 1}.py:1"] if found else [])
