@@ -686,3 +686,45 @@ def test_sp001_follows_local_imports_two_levels(relative: bool, length: int, fou
         next(p for p in row[5].split() if ".py:" in p) for row in _sp001(_chain(length, relative))
     ]
     assert paths == ([f"mypkg/m{length - 1}.py:1"] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("imports", "value", "found"),
+    [
+        pytest.param(
+            "import distutils.command.build_py as m\n", "m.build_py", True, id="module-alias"
+        ),
+        pytest.param(
+            "from distutils.command import build_py\n",
+            "build_py.build_py",
+            True,
+            id="from-package",
+        ),
+        pytest.param(
+            "import distutils.command.build_py\n",
+            "distutils.command.build_py.build_py",
+            True,
+            id="dotted",
+        ),
+        pytest.param("import distutils.command\n", "distutils.command", False, id="a-module"),
+        pytest.param("x = 1\n", "build_py", False, id="not-imported"),
+    ],
+)
+def test_sp010_how_distutils_build_py_is_named(imports: str, value: str, found: bool) -> None:
+    source = imports + H + f"setup(include_package_data=True, cmdclass={{'build_py': {value}}})\n"
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
+
+
+@pytest.mark.parametrize(("depth", "found"), [(7, True), (8, False)])
+def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
+    classes = "class C0(dbp):\n    pass\n" + "".join(
+        f"class C{i}(C{i - 1}):\n    pass\n" for i in range(1, depth + 1)
+    )
+    source = (
+        _DBP + classes + f"setup(include_package_data=True, cmdclass={{'build_py': C{depth}}})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
