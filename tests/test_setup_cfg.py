@@ -340,3 +340,123 @@ def test_universal_before_due_date_is_only_a_warning() -> None:
     (finding,) = result.findings
     assert finding.fails_enforced == ()
     assert finding.warns == (">=75.1.0",)
+
+
+# Mutants of SC009, SC010 and SC012 that the tables above let survive (docs/testing.md).
+
+FILE_MESSAGE = (
+    "`file:` for requirements needs setuptools 62.6.0; older releases read {value!r} as a "
+    "requirement and reject it"
+)
+FILE_FIX = 'require "setuptools>=62.6" in build-system.requires, or list the requirements inline'
+MARKER_HINT = (
+    " (a one-line value is split at `;`, so an environment marker must go on its own line "
+    "with its requirement)"
+)
+REQUIREMENT_TAIL = (
+    "; setuptools 67 and later reject it, and so does the `wheel` package that writes the "
+    "metadata with older setuptools"
+)
+
+
+def _sc(cfg: str, code: str) -> list[tuple[int | None, tuple[str, ...], str, str | None]]:
+    return [
+        (f.line, f.fails, f.message, f.fix)
+        for f in check({"setup.cfg": cfg}).findings
+        if f.code == code
+    ]
+
+
+def test_sc010_file_directive_message_and_fix() -> None:
+    cfg = "[options.extras_require]\ntest = file: requirements-test.txt\n"
+    message = "[options.extras_require] test: " + FILE_MESSAGE.format(
+        value="file: requirements-test.txt"
+    )
+    assert _sc(cfg, "SC010") == [(2, ("<62.6.0",), message, FILE_FIX)]
+
+
+def test_sc010_setup_requires_reads_no_file_directive() -> None:
+    """setuptools parses setup_requires with ``_parse_list_semicolon`` in every release
+    (62.6.0 taught only install_requires and extras_require `file:`), so
+    ``file: requirements.txt`` is an invalid requirement there everywhere."""
+    ((line, fails, message, fix),) = _sc(
+        "[options]\nsetup_requires = file: requirements.txt\n", "SC010"
+    )
+    assert (line, fails, fix) == (2, (">=0",), "one PEP 508 requirement per line")
+    assert message.startswith("[options] setup_requires: 'file: requirements.txt' is not a PEP")
+
+
+@pytest.mark.parametrize(
+    ("cfg", "lines"),
+    [
+        pytest.param("[options]\nsetup_requires = pytz>=2012f\n", [2], id="setup_requires"),
+        pytest.param("[options]\npackages = find:\n", [], id="other-options-key"),
+        pytest.param("[metadata]\ninstall_requires = pytz>=2012f\n", [], id="other-section"),
+        pytest.param(
+            "[options]\ninstall_requires = file: requirements.txt\nsetup_requires = pytz>=2012f\n",
+            [2, 3],
+            id="after-a-file-directive",
+        ),
+        pytest.param(
+            "[options]\npython_requires = >=3.6\ninstall_requires = pytz>=2012f\n",
+            [3],
+            id="after-a-valid-python_requires",
+        ),
+        pytest.param(
+            "[options]\nlong_description = file: README\ninstall_requires = pytz>=2012f\n",
+            [3],
+            id="after-a-file-directive-elsewhere",
+        ),
+    ],
+)
+def test_sc010_which_keys_hold_requirements(cfg: str, lines: list[int]) -> None:
+    assert [line for line, *_ in _sc(cfg, "SC010")] == lines
+
+
+def test_sc010_python_requires_message_and_fix() -> None:
+    ((line, fails, message, fix),) = _sc("[options]\npython_requires = >=3.6.*\n", "SC010")
+    assert (line, fails, fix) == (2, (">=67.0.0",), "write a PEP 440 specifier such as `>=3.6`")
+    assert message.startswith(
+        "[options] python_requires: '>=3.6.*' is not a valid specifier for `packaging` ("
+    )
+    assert message.endswith("); setuptools 67 and later reject it")
+
+
+@pytest.mark.parametrize(
+    ("cfg", "hint"),
+    [
+        pytest.param("[options]\ninstall_requires = six; python_version<'3.8'\n", True, id="1"),
+        pytest.param("[options]\ninstall_requires = pytz>=2012f\n", False, id="no-semicolon"),
+        pytest.param(
+            "[options]\ninstall_requires =\n    six; python_version<<'3.8'\n",
+            False,
+            id="own-line-marker",
+        ),
+    ],
+)
+def test_sc010_marker_hint_only_for_a_one_line_value(cfg: str, hint: bool) -> None:
+    ((_, _, message, fix),) = _sc(cfg, "SC010")
+    assert message.endswith((MARKER_HINT if hint else ")") + REQUIREMENT_TAIL)
+    assert (MARKER_HINT in message) is hint
+    assert fix == "one PEP 508 requirement per line"
+
+
+@pytest.mark.parametrize(
+    ("cfg", "lines"),
+    [
+        pytest.param("[bdist_wheel]\nplat_name = 1\n", [], id="other-bdist_wheel-key"),
+        pytest.param("[metadata]\nuniversal = 1\n", [], id="other-section"),
+        pytest.param(
+            "[bdist_wheel]\npython_tag = py3\nuniversal = 0\n[wheel]\nuniversal = 1\n",
+            [5],
+            id="after-a-false-universal",
+        ),
+    ],
+)
+def test_sc009_only_a_true_universal_in_the_wheel_sections(cfg: str, lines: list[int]) -> None:
+    assert [line for line, *_ in _sc(cfg, "SC009")] == lines
+
+
+def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
+    cfg = "[metadata]\nname = x\ndescription = one\nsummary = two\n  lines\n"
+    assert [line for line, *_ in _sc(cfg, "SC012")] == [4]

@@ -368,3 +368,363 @@ def test_plain_distutils_import_is_the_stdlib_one_before_60() -> None:
         check({"setup.py": "import distutils\nfrom distutils.core import Extension\n"}).findings
         == ()
     )
+
+
+# Mutants of setup_py/_shared.py, SP002, SP007 and SP009 that the tables above let survive
+# (docs/testing.md).
+
+_BUILD_PY_DRY_RUN = (
+    H + "from setuptools.command.build_py import build_py\n"
+    "class B(build_py):\n    def run(self):\n"
+    "        self.copy_file('a', 'b', dry_run=self.dry_run)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param("CMDCLASS = {'build_py': B}\nsetup(cmdclass=CMDCLASS)\n", id="constant"),
+        pytest.param("setup(name='x', cmdclass={'build_py': B})\n", id="after-other-keyword"),
+    ],
+)
+def test_cmdclass_named_by_a_constant_or_after_other_keywords(call: str) -> None:
+    assert _sp(_BUILD_PY_DRY_RUN + call) == [("SP008", 5, (">=81.0.0",))]
+
+
+def test_sp002_false_value_message() -> None:
+    (finding,) = check({"setup.py": H + "setup(use_2to3=False)\n"}).findings
+    assert finding.message == (
+        "setup() gets `use_2to3`: a false value (`use_2to3=False`) only failed in "
+        "setuptools 58.0.2; drop the keyword"
+    )
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param(
+            "setup(name='x', description='a\\nb')\n",
+            [("SP007", 2, (">=51.3.0,<51.3.3", ">=59.0.1,<59.4.0"))],
+            id="after-other-keyword",
+        ),
+        # setuptools' single_line() only looks for "\n" (51.3.0 raised on it, later
+        # releases warn): a carriage return alone passes every release.
+        pytest.param("setup(description='a\\rb')\n", [], id="carriage-return-only"),
+    ],
+)
+def test_sp007_description_newline(call: str, expected: list[tuple]) -> None:
+    assert _sp(H + call) == expected
+
+
+def test_sp009_plain_import_wheel() -> None:
+    assert _sp("import wheel\n" + H + "setup()\n") == [("SP009", 1, (">=70.1.0,<71.0.0",))]
+
+
+def _sp004(call: str) -> list[tuple[int | None, tuple[str, ...], str, str | None]]:
+    result = check({"setup.py": H + call})
+    return [(f.line, f.fails, f.message, f.fix) for f in result.findings if f.code == "SP004"]
+
+
+def _unordered(name: str, kind: str) -> str:
+    return (
+        f"`{name}` is {kind}: setuptools rejects unordered types ('{name}' must be a string "
+        "or list of strings ...; Unordered types are not allowed); pass a list"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "kind", "fails"),
+    [
+        pytest.param("set(['a'])", "a set", (">=0",), id="set-call"),
+        pytest.param("frozenset(['a'])", "a set", (">=0",), id="frozenset-call"),
+        pytest.param("{x for x in 'ab'}", "a set", (">=0",), id="set-comprehension"),
+        pytest.param("dict(a='b')", "a dict", ("<75.3.0",), id="dict-call"),
+        pytest.param("{k: 'b' for k in 'ab'}", "a dict", ("<75.3.0",), id="dict-comprehension"),
+        pytest.param("sorted({'a'})", None, (), id="sorted-set-is-a-list"),
+    ],
+)
+def test_sp004_unordered_containers(value: str, kind: str | None, fails: tuple[str, ...]) -> None:
+    found = _sp004(f"setup(name='x', setup_requires={value})\n")
+    fix = "pass `setup_requires` as a list (sorted(...) of the set)"
+    assert found == ([(2, fails, _unordered("setup_requires", kind), fix)] if kind else [])
+
+
+@pytest.mark.parametrize(("aliases", "found"), [(7, True), (8, False)])
+def test_sp004_follows_a_chain_of_names_seven_deep(aliases: int, found: bool) -> None:
+    chain = "".join(f"A{i} = A{i + 1}\n" for i in range(aliases))
+    rows = _sp004(chain + f"A{aliases} = {{'a'}}\nsetup(install_requires=A0)\n")
+    assert [line for line, *_ in rows] == ([aliases + 3] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("call", "rows"),
+    [
+        pytest.param(
+            "setup(python_requires='>=3.6', install_requires=['pytz>=2012f'])\n",
+            [(2, ">=0")],
+            id="after-a-valid-python_requires",
+        ),
+        pytest.param("setup(package_data={'pkg': ['data/*.txt']})\n", [], id="other-dict"),
+        pytest.param(
+            "setup(install_requires=['pytz>=2012f', REQ])\n", [], id="not-all-strings-known"
+        ),
+        pytest.param(
+            "setup(extras_require={'a': 1, 'b': ['pytz>=2012f']})\n",
+            [(2, ">=0")],
+            id="extra-after-a-non-list",
+        ),
+    ],
+)
+def test_sp006_which_values_are_checked(call: str, rows: list[tuple[int, str]]) -> None:
+    result = check({"setup.py": H + call})
+    assert [(f.line, f.fails[0]) for f in result.findings if f.code == "SP006"] == rows
+
+
+def test_sp006_python_requires_message_and_fix() -> None:
+    (finding,) = check({"setup.py": H + "setup(python_requires='>=3.6.*')\n"}).findings
+    assert (finding.line, finding.column) == (2, 23)
+    assert finding.message.startswith(
+        "`python_requires='>=3.6.*'` is not a valid specifier for `packaging` ("
+    )
+    assert finding.message.endswith(
+        "); setuptools 67 and later fail with \"'python_requires' must be a string "
+        'containing valid version specifiers"'
+    )
+    assert finding.fix == "write a PEP 440 specifier such as `>=3.6`"
+
+
+@pytest.mark.parametrize(
+    ("tail", "line"),
+    [
+        pytest.param("setup(cmdclass=dict(build_py=B))\n", 5, id="dict-call"),
+        pytest.param("setup(cmdclass=dict(clean=B))\n", None, id="dict-call-not-a-build"),
+        pytest.param("setup(cmdclass=make(build_py=B))\n", None, id="other-call"),
+        pytest.param("setup(cmdclass={CMD: B, 'build_py': B})\n", 5, id="name-key-skipped"),
+    ],
+)
+def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None:
+    assert _sp(_BUILD_PY_DRY_RUN + tail) == ([("SP008", line, (">=81.0.0",))] if line else [])
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        pytest.param(
+            "from distutils.ccompiler import new_compiler\nc = new_compiler(dry_run=1)\n",
+            3,
+            id="new_compiler",
+        ),
+        pytest.param(
+            "from distutils.unixccompiler import UnixCCompiler\nc = UnixCCompiler(dry_run=1)\n",
+            3,
+            id="a-CCompiler-class",
+        ),
+        pytest.param("x = print('a')\nc = mkpath('b', dry_run=1)\n", 3, id="after-other-call"),
+        pytest.param("mkpath('a')\nmkpath('b', dry_run=1)\n", 3, id="after-a-call-without"),
+    ],
+)
+def test_sp008_dry_run_callees(source: str, line: int) -> None:
+    assert _sp(H + source + "setup()\n") == [("SP008", line, (">=81.0.0",))]
+
+
+@pytest.mark.parametrize(
+    ("source", "cfg", "found"),
+    [
+        pytest.param(
+            _DBP + "setup(zip_safe=True, cmdclass={'build_py': dbp})\n",
+            None,
+            False,
+            id="other-true-keyword",
+        ),
+        *(
+            pytest.param(
+                _DBP + "setup(cmdclass={'build_py': dbp})\n",
+                f"[options]\ninclude_package_data = {v}\n",
+                True,
+                id=f"cfg-{v}",
+            )
+            for v in ("1", "yes", "On")
+        ),
+        pytest.param(
+            _DBP + "setup(cmdclass={'build_py': dbp})\n",
+            "[metadata]\ninclude_package_data = true\n",
+            False,
+            id="cfg-other-section",
+        ),
+        pytest.param(
+            _DBP + "setup(cmdclass={'build_py': dbp})\n",
+            "[options]\nzip_safe = true\n",
+            False,
+            id="cfg-other-key",
+        ),
+        pytest.param(
+            "from setuptools.command.build_py import build_py as sbp\n"
+            + _DBP
+            + "class B(sbp, dbp):\n    pass\n"
+            "setup(include_package_data=True, cmdclass={'build_py': B})\n",
+            None,
+            False,
+            id="also-derives-from-setuptools",
+        ),
+    ],
+)
+def test_sp010_include_package_data_and_bases(source: str, cfg: str | None, found: bool) -> None:
+    files = {"setup.py": source} | ({"setup.cfg": cfg} if cfg else {})
+    codes = [f.code for f in check(files).findings if f.code == "SP010"]
+    assert codes == (["SP010"] if found else [])
+
+
+def _sp001(files: dict[str, str]) -> list[tuple]:
+    return [
+        (f.path, f.line, f.column, f.fails, f.fails_enforced, f.message, f.fix)
+        for f in check(files).findings
+        if f.code == "SP001"
+    ]
+
+
+def test_sp001_default_advice() -> None:
+    assert _sp001({"setup.py": "import setuptools.lib2to3_ex\n"}) == [
+        (
+            "setup.py",
+            1,
+            1,
+            (">=58.0.0",),
+            (">=58.0.0",),
+            "setup.py imports `setuptools.lib2to3_ex`, which not every setuptools release "
+            "ships (ModuleNotFoundError); remove the import or pin a setuptools that ships it "
+            "in build-system.requires",
+            None,
+        )
+    ]
+
+
+def test_sp001_one_finding_per_module_and_per_line() -> None:
+    source = (
+        "import os\nimport setuptools\nimport pkg_resources, setuptools.lib2to3_ex\n"
+        "import pkg_resources\nimport setuptools.py27compat\n"
+    )
+    assert [row[1] for row in _sp001({"setup.py": source})] == [3, 5]
+
+
+PKG_MESSAGE = (
+    "setup.py imports `{site}`, and {path}:1 imports `{name}`, which not every setuptools "
+    "release ships (ModuleNotFoundError while setup.py runs); read the version without "
+    "importing the package, or guard the import"
+)
+
+
+@pytest.mark.parametrize(
+    ("package", "site", "name", "path", "fails"),
+    [
+        pytest.param(
+            {"src/mypkg/__init__.py": "import pkg_resources\n"},
+            "mypkg",
+            "pkg_resources",
+            "src/mypkg/__init__.py",
+            (">=82.0.0",),
+            id="src-root",
+        ),
+        pytest.param(
+            {"lib/mypkg/__init__.py": "import setuptools.lib2to3_ex\n"},
+            "mypkg",
+            "setuptools.lib2to3_ex",
+            "lib/mypkg/__init__.py",
+            (">=58.0.0",),
+            id="lib-root-setuptools-module",
+        ),
+        pytest.param(
+            {"mypkg/__init__.py": "import distutils.command.bdist_msi\n"},
+            "mypkg",
+            "distutils.command.bdist_msi",
+            "mypkg/__init__.py",
+            (">=65.0.0",),
+            id="distutils-module",
+        ),
+        pytest.param(
+            {"mypkg/__init__.py": "def (\n", "mypkg/a.py": "import pkg_resources\n"},
+            "mypkg.a",
+            "pkg_resources",
+            "mypkg/a.py",
+            (">=82.0.0",),
+            id="after-an-unparsable-file",
+        ),
+        pytest.param(
+            {
+                "mypkg/__init__.py": "",
+                "mypkg/sub/__init__.py": "from .core import x\n",
+                "mypkg/sub/core.py": "import pkg_resources\nx = 1\n",
+            },
+            "mypkg.sub",
+            "pkg_resources",
+            "mypkg/sub/core.py",
+            (">=82.0.0",),
+            id="relative-import-in-a-subpackage",
+        ),
+    ],
+)
+def test_sp001_through_the_project_package(
+    package: dict[str, str], site: str, name: str, path: str, fails: tuple[str, ...]
+) -> None:
+    files = {"setup.py": f"import os\nimport {site}\n" + H} | package
+    message = PKG_MESSAGE.format(site=site, path=path, name=name)
+    assert _sp001(files) == [("setup.py", 2, 1, fails, fails, message, None)]
+
+
+def _chain(length: int, relative: bool) -> dict[str, str]:
+    """setup.py imports m0, m0 imports m1, ..., the last one imports pkg_resources."""
+    files = {"setup.py": "import os\nfrom mypkg import m0\n" + H, "mypkg/__init__.py": ""}
+    for i in range(length):
+        nxt = f"from . import m{i + 1}\n" if relative else f"import mypkg.m{i + 1}\n"
+        files[f"mypkg/m{i}.py"] = nxt if i + 1 < length else "import pkg_resources\n"
+    return files
+
+
+@pytest.mark.parametrize("relative", [False, True])
+@pytest.mark.parametrize(("length", "found"), [(3, True), (4, False)])
+def test_sp001_follows_local_imports_two_levels(relative: bool, length: int, found: bool) -> None:
+    paths = [
+        next(p for p in row[5].split() if ".py:" in p) for row in _sp001(_chain(length, relative))
+    ]
+    assert paths == ([f"mypkg/m{length - 1}.py:1"] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("imports", "value", "found"),
+    [
+        pytest.param(
+            "import distutils.command.build_py as m\n", "m.build_py", True, id="module-alias"
+        ),
+        pytest.param(
+            "from distutils.command import build_py\n",
+            "build_py.build_py",
+            True,
+            id="from-package",
+        ),
+        pytest.param(
+            "import distutils.command.build_py\n",
+            "distutils.command.build_py.build_py",
+            True,
+            id="dotted",
+        ),
+        pytest.param("import distutils.command\n", "distutils.command", False, id="a-module"),
+        pytest.param("x = 1\n", "build_py", False, id="not-imported"),
+    ],
+)
+def test_sp010_how_distutils_build_py_is_named(imports: str, value: str, found: bool) -> None:
+    source = imports + H + f"setup(include_package_data=True, cmdclass={{'build_py': {value}}})\n"
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
+
+
+@pytest.mark.parametrize(("depth", "found"), [(7, True), (8, False)])
+def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
+    classes = "class C0(dbp):\n    pass\n" + "".join(
+        f"class C{i}(C{i - 1}):\n    pass\n" for i in range(1, depth + 1)
+    )
+    source = (
+        _DBP + classes + f"setup(include_package_data=True, cmdclass={{'build_py': C{depth}}})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )

@@ -25,6 +25,12 @@ def _requirement_key(item: CfgValue) -> bool:
     ) or item.section == "options.extras_require"
 
 
+def _setup_requires(item: CfgValue) -> bool:
+    """setuptools 62.6.0 reads `file:` in install_requires and extras_require only;
+    setup_requires goes through ``_parse_list_semicolon``, which never does."""
+    return item.section == "options" and item.key == "setup_requires"
+
+
 def _check_requirements(ctx: Context) -> Iterable[Finding]:
     from ...facts._values import requirement_problem, specifier_problem
 
@@ -32,7 +38,7 @@ def _check_requirements(ctx: Context) -> Iterable[Finding]:
     everywhere = ctx.catalogue.between()
     for item in ctx.setup_cfg.values:
         value = item.value.strip()
-        if value.startswith("file:"):
+        if value.startswith("file:") and not _setup_requires(item):
             if _requirement_key(item):
                 findings.append(
                     _value_finding(
@@ -100,9 +106,11 @@ register(
 ## What it does
 Parses `[options] install_requires`, `setup_requires`, `python_requires` and every entry of
 `[options.extras_require]` as setuptools splits them (one requirement per line; a one-line
-value is split at `;`) and checks each with `packaging`. A `file:` directive there needs
-setuptools 62.6.0: older releases take `file: requirements.txt` for a requirement and
-fail, which matters for builds capped at an older setuptools.
+value is split at `;`) and checks each with `packaging`. A `file:` directive in
+`install_requires` or `[options.extras_require]` needs setuptools 62.6.0: older releases
+take `file: requirements.txt` for a requirement and fail, which matters for builds capped
+at an older setuptools. `setup_requires` reads no `file:` in any release, so there it is an
+invalid requirement.
 
 ## Why is this bad?
 setuptools 67.0.0 vendored packaging 23, which only accepts PEP 508 requirements and PEP

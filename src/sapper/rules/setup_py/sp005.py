@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable
 
 from ...changes import change
@@ -21,8 +20,8 @@ def _version_value(ctx: Context) -> tuple[Keyword, str] | None:
     for kw in ctx.setup_py.keywords:
         if kw.name != "version":
             continue
-        if isinstance(kw.node, ast.Call) and getattr(kw.node.func, "attr", None) == "sic":
-            return None  # setuptools.sic(...) bypasses normalisation on purpose
+        # A computed value is not checked; that includes setuptools.sic(...), which
+        # bypasses normalisation on purpose (resolve() never sees through a sic() call).
         if isinstance(kw.value, bool) or not isinstance(kw.value, str | int | float):
             return None
         return kw, str(kw.value)
