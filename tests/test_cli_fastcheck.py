@@ -121,3 +121,34 @@ def test_main_takes_the_fast_path_for_check(monkeypatch: pytest.MonkeyPatch, tmp
         cli.main(["check", str(tmp_path), "--format", "xml"])
     assert exc.value.code == 2
     assert len(built) == 1
+
+
+def test_fast_path_collects_no_garbage_until_the_first_target_is_done(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """Start-up runs without the garbage collector; it is back on from the second target on,
+    and after the command, even when the command fails."""
+    import gc
+
+    import sapper.check
+    from sapper.cli import main
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = demo\n")
+    seen: list[bool] = []
+    real = sapper.check.check_target
+
+    def spy(target: str, options: object = None):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return real(target, options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sapper.check, "check_target", spy)
+    try:
+        assert main(["check", str(tmp_path), str(tmp_path), "--exit-zero", "-q"]) == 0
+        assert seen == [False, True]
+        assert gc.isenabled()
+        gc.disable()  # as if a previous command had left it off: the fast path turns it on
+        assert main(["check", str(tmp_path), "--statistics", "--show-fix"]) == 2  # raises
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -81,6 +81,17 @@ def _render(args: argparse.Namespace, results: list[TargetResult]) -> str:
     return text
 
 
+def _end_of_start_up() -> None:
+    """When the fast path turned the garbage collector off for the start-up (see
+    :func:`sapper.cli.run`): move what start-up built to the permanent generation and turn
+    the collector back on, so that checking many targets collects their garbage."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import UsageError
     from ..check import check_target, classify_target
@@ -118,6 +129,8 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r\x1b[K[{i + 1}/{total}] checking {target}")
             sys.stderr.flush()
         results.append(check_target(target, options))
+        if i == 0:
+            _end_of_start_up()
     if show:
         sys.stderr.write("\r\x1b[K")
     sys.stdout.write(_render(args, results))
