@@ -12,6 +12,7 @@ import pytest
 from sapper.check import check_files
 from sapper.render.explain import example_files
 from sapper.rules import all_rules
+from sapper.rules._index import NEEDS_FILE, RULE_MODULES
 from sapper.sources import ProjectFiles
 
 RULES = all_rules()
@@ -194,3 +195,58 @@ def test_rule_families_never_import_each_other() -> None:
                     assert other in (None, family, "_base", "_emit"), (
                         f"{path.name} imports {target} from another rule family"
                     )
+
+
+@pytest.mark.parametrize("code", sorted(NEEDS_FILE), ids=str)
+def test_rules_that_need_a_file_are_silent_without_it(code: str) -> None:
+    """``check`` skips the rules of NEEDS_FILE for a project without their file: on every
+    test project (each rule's example among them) the rule reports nothing once that file
+    is removed, so skipping it changes no output."""
+    import datetime as dt
+
+    from sapper.rules import Context, get_rule
+    from sapper.versions import catalogue
+
+    rule = get_rule(code)
+    assert rule is not None
+    needed = NEEDS_FILE[code]
+    cat = catalogue()
+    had_it = 0
+    for files in PROJECTS:
+        if needed not in files.files:
+            continue
+        had_it += 1
+        rest = {k: v for k, v in files.files.items() if k != needed}
+        names = tuple(n for n in files.names if n != needed)
+        without = ProjectFiles(label=files.label, root="", files=rest, names=names)
+        ctx = Context(files=without, catalogue=cat, today=dt.date(2026, 12, 3))
+        assert list(rule.check(ctx)) == [], f"{code} reports without {needed} ({files.label})"
+    assert had_it, f"no test project has {needed}"
+
+
+def test_check_skips_rules_whose_file_is_absent() -> None:
+    """A project without setup.py imports no setup.py rule module, and its findings are
+    those of running every rule."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sapper.check import check_files\n"
+        "from sapper.sources import ProjectFiles\n"
+        "files = {'setup.cfg': b'[metadata]\\nauthor-email = a@b\\n'}\n"
+        "p = ProjectFiles(label='x', root='', files=files, names=tuple(files))\n"
+        "r = check_files(p, target='x', kind='directory')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('sapper.rules.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    loaded = {m.rsplit(".", 1)[1] for m in eval(out) if re.search(r"\.[a-z]{2}[0-9]{3}$", m)}
+    assert loaded == {c.lower() for c in RULE_MODULES if c not in NEEDS_FILE}
+    with_setup_py = {"setup.py": b"from setuptools import setup\nsetup()\n"}
+    from sapper.rules import rules_for
+
+    present = rules_for(present=with_setup_py)
+    assert [r.code for r in present] == sorted(RULE_MODULES)
+    assert {r.code for r in rules_for(present={})} == set(RULE_MODULES) - set(NEEDS_FILE)

@@ -181,7 +181,8 @@ def check_files(
     if bs.error:
         errors.append(ErrorRecord(type="pyproject", message=bs.error))
     if bs.uses_setuptools != "no":
-        for rule in rules_for(options.select, options.ignore):
+        # the rules that cannot report without a file the project lacks are not even imported
+        for rule in rules_for(options.select, options.ignore, present=files.files):
             findings.extend(rule.check(ctx))
     findings = _reachable(findings, bs, cat)
     suppressed = 0

@@ -1,22 +1,25 @@
 """The ``sapper`` command line: parse arguments, call the library, render, pick an exit code.
 
-One module per sub-command. Each exposes ``add_parser(subparsers)``, which registers the
+One module per sub-command (``sapper check`` in its common forms is parsed without argparse,
+by :mod:`sapper.cli._fastcheck`). Each exposes ``add_parser(subparsers)``, which registers the
 sub-command and sets ``handler`` with ``set_defaults``; the handler takes the parsed arguments
 and returns an :class:`ExitCode` (or a plain int). Modules import their heavy dependencies
 inside the handler, so that ``sapper --help`` stays fast. Exit codes are defined once, in
-:class:`sapper.cli._common.ExitCode`.
+:class:`sapper.cli._light.ExitCode` (re-exported by ``sapper.cli._common``).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .._exceptions import SapperError, UsageError
-from .._version import __version__
-from ._common import EXIT_MEANINGS, ExitCode, HelpFormatter, exit_codes_epilog
+from ._light import ExitCode
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["SUBCOMMANDS", "SUBCOMMAND_MODULES", "ExitCode", "main", "run"]
 
@@ -55,6 +58,11 @@ SUBCOMMANDS: dict[str, str] = {
 def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``sapper`` parser; when ``argv`` starts with a sub-command's name, only that
     sub-command's module is imported and registered (``None``: every sub-command)."""
+    import argparse
+
+    from .._version import __version__
+    from ._common import EXIT_MEANINGS, HelpFormatter, exit_codes_epilog
+
     parser = argparse.ArgumentParser(
         prog="sapper",
         description=(
@@ -79,6 +87,21 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the sub-command; exceptions propagate (see :func:`main`)."""
     if argv is None:
         argv = sys.argv[1:]
+    if argv and argv[0] == "check":  # the common forms without argparse (a cold start)
+        from ._fastcheck import parse_check
+
+        fast = parse_check(argv[1:])
+        if fast is not None:
+            # Start-up (imports, the catalogue) allocates many objects that live until exit:
+            # collecting them is wasted work. The check handler freezes them and turns the
+            # collector back on once the first target is done (sapper.cli._checkrun).
+            import gc
+
+            gc.disable()
+            try:
+                return int(fast.handler(fast))
+            finally:
+                gc.enable()
     parser = _parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -10,6 +9,8 @@ from .._exceptions import UsageError
 from ..config import Config, find_config, load_config
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..versions import Catalogue
 
 __all__ = ["Settings", "config_for", "settings_for"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import NamedTuple
 
 from ..facts import ProjectFacts
@@ -150,13 +150,23 @@ def all_rules() -> tuple[Rule, ...]:
     return tuple(sorted(_REGISTRY.values(), key=lambda r: r.code))
 
 
-def rules_for(select: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> tuple[Rule, ...]:
+def rules_for(
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    *,
+    present: Container[str] | None = None,
+) -> tuple[Rule, ...]:
     """The rules ``--select``/``--ignore`` (codes or prefixes) let run, by code; only their
-    modules are imported."""
+    modules are imported. With ``present`` (the project's file paths), the rules that cannot
+    report without a file it lacks are left out (``sapper.rules._index.NEEDS_FILE``)."""
+    from ._index import NEEDS_FILE
+
     codes = sorted(
         c
         for c in rule_index()
-        if (not select or c.startswith(select)) and not (ignore and c.startswith(ignore))
+        if (not select or c.startswith(select))
+        and not (ignore and c.startswith(ignore))
+        and (present is None or c not in NEEDS_FILE or NEEDS_FILE[c] in present)
     )
     _load(codes)
     return tuple(_REGISTRY[c] for c in codes)

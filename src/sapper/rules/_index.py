@@ -43,3 +43,24 @@ RULE_MODULES: dict[str, str] = {
     "SP009": "sapper.rules.setup_py.sp009",
     "SP010": "sapper.rules.setup_py.sp010",
 }
+
+#: Rule code -> the project file without which the rule cannot report: every check of these
+#: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.constants``,
+#: ``.import_sites``), which are empty when the file is absent. ``sapper check`` neither
+#: imports nor runs them for a project without the file (a tree with only setup.cfg and
+#: pyproject.toml skips the setup.py rules and ``sapper.facts.setup_py``);
+#: ``tests/test_rules_meta.py`` checks that removing the file silences each of them on
+#: every test project.
+NEEDS_FILE: dict[str, str] = {
+    "PP009": "setup.py",
+    "SP001": "setup.py",
+    "SP002": "setup.py",
+    "SP003": "setup.py",
+    "SP004": "setup.py",
+    "SP005": "setup.py",
+    "SP006": "setup.py",
+    "SP007": "setup.py",
+    "SP008": "setup.py",
+    "SP009": "setup.py",
+    "SP010": "setup.py",
+}
