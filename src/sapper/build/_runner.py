@@ -647,17 +647,18 @@ def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
     return str(backend), backend_path, list(requires)
 
 
-def unpack_sdist(source: Path, dest: Path) -> Path:
-    """Extract an sdist archive safely into ``dest`` (created; member count, size and names
-    checked, links and devices refused) and return the project root (the archive's single
-    top directory, as pip sees it).
+def unpack_sdist(source: Path, dest: Path, *, data: bytes | None = None) -> Path:
+    """Extract an sdist archive safely into ``dest`` (created; member count, size,
+    compression ratio and names checked, links and devices never created) and return the
+    project root (the archive's single top directory, as pip sees it). ``data``: the
+    archive's bytes, when the caller has already read them.
 
     :raises BuildError: for an archive that cannot be used.
     """
-    return _unpack(source, dest)
+    return _unpack(source, dest, data=data)
 
 
-def _unpack(source: Path, dest: Path, *, move: bool = False) -> Path:
+def _unpack(source: Path, dest: Path, *, move: bool = False, data: bytes | None = None) -> Path:
     """Copy (or ``move``) a source tree to ``dest/NAME``, keeping its directory name (a
     version derived from the folder's name, as versioneer can, sees what pip's build sees),
     or extract an sdist as :func:`unpack_sdist` does; return the project root.
@@ -677,7 +678,7 @@ def _unpack(source: Path, dest: Path, *, move: bool = False) -> Path:
     if name.endswith(".zip"):
         _unzip(source, dest)
     else:
-        _untar(source, dest)
+        _untar(source, dest, data)
     entries = [p for p in dest.iterdir() if not p.name.startswith(".")]
     if len(entries) == 1 and entries[0].is_dir():
         return entries[0]
@@ -691,7 +692,39 @@ def _check_name(name: str) -> None:
         raise BuildError(msg)
 
 
-def _untar(source: Path, dest: Path) -> None:
+def _untar(source: Path, dest: Path, data: bytes | None = None) -> None:
+    """Extract with sapper's lean tar reader (:mod:`._extract`); ``tarfile`` and its
+    ``data`` filter for what it leaves (sparse members) or does not recognise."""
+    from ..sources import archive_format
+    from ._extract import TAR_FORMATS, Unsupported, extract_tar
+
+    try:
+        if data is None:
+            data = source.read_bytes()
+    except OSError as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc
+    fmt = archive_format(data[:1024]) if data else None
+    if fmt in TAR_FORMATS:
+        assert fmt is not None
+        try:
+            extract_tar(
+                data,
+                fmt,
+                dest,
+                label=source.name,
+                max_members=_MAX_MEMBERS,
+                max_unpacked=_MAX_UNPACKED,
+            )
+        except Unsupported:
+            shutil.rmtree(dest)
+            dest.mkdir()
+        else:
+            return
+    _untar_tarfile(source, dest)
+
+
+def _untar_tarfile(source: Path, dest: Path) -> None:
     import tarfile
 
     try:
