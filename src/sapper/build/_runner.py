@@ -195,6 +195,27 @@ class Builder:
         self.wheelhouse.fetch(requirements)
         return environments.get(requirements)
 
+    def _pin_pulled_in(
+        self, requires: tuple[str, ...], override: Sequence[str], env_dir: Path
+    ) -> tuple[tuple[str, ...], Path]:
+        """``requires`` and its environment, with the pins of ``override`` that the
+        requirements pulled in without naming them (setuptools, a dependency of
+        setuptools_scm that an in-tree backend may import): such a build gets the side's
+        pin, as pip's ``--build-constraint`` would give it.
+
+        :raises BuildError: when the environment with the pins cannot be made.
+        """
+        missing = tuple(
+            pin
+            for pin in override
+            if not any(_is_named(r, _name(pin)) for r in requires)
+            and _installed(env_dir, _name(pin))
+        )
+        if not missing:
+            return requires, env_dir
+        requires = (*requires, *missing)
+        return requires, self.environment(requires)
+
     def _capture_dir(self) -> Path:
         """The directory with sapper's ``sitecustomize`` (put on the hooks' PYTHONPATH) and
         a copy of pyproject-hooks' in-process script (run by the build environment's
@@ -267,8 +288,10 @@ class Builder:
         )
         try:
             env_dir = self.environment(requires)
+            requires, env_dir = self._pin_pulled_in(requires, override, env_dir)
         except SapperError as exc:
             return _prepare_fail(result, exc)
+        result = replace(result, requires=requires)
         state = _Hooks(workdir=workdir)
         out = workdir / "out"
         out.mkdir()
@@ -300,6 +323,8 @@ class Builder:
                 if wanted != requires:
                     try:
                         env_dir = self.environment(wanted)
+                        wanted, env_dir = self._pin_pulled_in(wanted, override, env_dir)
+                        result = replace(result, requires=wanted)
                     except SapperError as exc:
                         return _prepare_fail(
                             replace(result, warnings=_warnings(state)), exc, hook="prepare"
@@ -601,6 +626,32 @@ def is_setuptools_backend(backend: str) -> bool:
     (``setuptools.build_meta``, ``setuptools.build_meta:__legacy__``)."""
     module = backend.partition(":")[0].strip()
     return module == "setuptools" or module.startswith("setuptools.")
+
+
+def _name(requirement: str) -> str:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        return canonicalize_name(Requirement(requirement).name)
+    except InvalidRequirement:
+        return ""
+
+
+def _installed(env_dir: Path, name: str) -> bool:
+    """Whether the distribution ``name`` (canonical) is installed in the environment."""
+    from packaging.utils import canonicalize_name
+
+    if not name:
+        return False
+    for site in env_dir.glob("lib/python*/site-packages"):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(site):
+                if entry.name.endswith(".dist-info"):
+                    dist = entry.name.removesuffix(".dist-info").partition("-")[0]
+                    if canonicalize_name(dist) == name:
+                        return True
+    return False
 
 
 def _is_named(text: str, name: str) -> bool:
