@@ -525,6 +525,30 @@ def test_same_inputs(case):
 
 
 @pytest.mark.parametrize(
+    ("reason", "declared", "timeouts", "expected"),
+    [
+        ("timeout", ("hatchling",), True, True),  # under the budget of other backends
+        ("timeout", ("hatchling",), False, False),
+        ("memory", ("hatchling",), True, False),
+        ("timeout", ("setuptools",), True, False),
+    ],
+)
+def test_same_inputs_reuses_a_timeout_only_under_the_budget(reason, declared, timeouts, expected):
+    from sapper.build import BuildResult
+    from sapper.canary.engine import same_inputs
+
+    result = BuildResult(
+        outcome="spurious",
+        spurious_reason=reason,
+        mode="metadata",
+        backend="x:y",
+        declared_requires=declared,
+    )
+    baseline, candidate = parse_backend("77.0.3"), parse_backend("78.0.1")
+    assert same_inputs(result, baseline, candidate, timeouts=timeouts) is expected
+
+
+@pytest.mark.parametrize(
     ("backend", "expected"),
     [
         ("setuptools.build_meta", False),
@@ -712,6 +736,8 @@ def test_other_backends_get_a_short_budget(sandboxed, tmp_path, monkeypatch):
     assert row.baseline.seconds < 8
     assert "the hook ran longer than 2 s" in (row.baseline.message or "")
     assert "--all-backends gives it the full --timeout" in (row.baseline.message or "")
+    assert row.candidate is not None  # the same inputs: the same timeout, not waited again
+    assert (row.candidate.outcome, row.candidate.attempts) == ("spurious", 0)
 
     everything = _options(
         tmp_path / "all", "77.0.3", "78.0.1", limits=Limits(timeout=120), all_backends=True

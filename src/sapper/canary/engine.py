@@ -288,7 +288,9 @@ def build_side(
     return result, 1
 
 
-def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> bool:
+def same_inputs(
+    result: BuildResult, baseline: Backend, candidate: Backend, *, timeouts: bool = False
+) -> bool:
     """Whether the candidate's build of a target would get exactly the inputs of the
     baseline's build ``result``: neither the requirements the sdist declares, nor those its
     ``get_requires_for_build_wheel`` added, nor those installed (with the pin of a
@@ -297,11 +299,15 @@ def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> b
     pinned), and both sides set the same variables.
     Then the build environment, the source and the hooks are the same, and so is the
     outcome. Only a completed verdict (``ok`` or ``fail``) is reused: a spurious or
-    prepare-fail result is worth building again."""
+    prepare-fail result is worth building again, except a timeout with ``timeouts`` (a
+    target under the budget of other backends, whose class does not depend on it)."""
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
-    if result.outcome not in ("ok", "fail") or dict(baseline.env) != dict(candidate.env):
+    timed_out = timeouts and result.spurious_reason == "timeout"
+    if (result.outcome not in ("ok", "fail") and not timed_out) or dict(baseline.env) != dict(
+        candidate.env
+    ):
         return False
     pinned = set()
     for text in (baseline.requirement, candidate.requirement):
@@ -385,7 +391,9 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
             sides: list[SideResult] = []
             first: BuildResult | None = None
             for side, backend in enumerate((s.baseline, s.candidate)):
-                if first is not None and same_inputs(first, s.baseline, s.candidate):
+                if first is not None and same_inputs(
+                    first, s.baseline, s.candidate, timeouts=budgeted
+                ):
                     # the baseline's build, with exactly the candidate's inputs: not repeated
                     result, attempts = replace(first, seconds=0.0), 0
                 else:
