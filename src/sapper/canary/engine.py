@@ -380,6 +380,7 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
             if base.project is None and name:
                 base = replace(base, project=name, version=version)
             tree = _unpack_once(path, data, Path(tmp) / "tree")
+            data = None  # not kept in memory during the builds
             budgeted = not s.all_backends and uses is False
             if budgeted:
                 # classified not-setuptools whatever the builds give: a short budget, so
