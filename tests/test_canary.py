@@ -525,6 +525,30 @@ def test_same_inputs(case):
 
 
 @pytest.mark.parametrize(
+    ("reason", "declared", "timeouts", "expected"),
+    [
+        ("timeout", ("hatchling",), True, True),  # under the budget of other backends
+        ("timeout", ("hatchling",), False, False),
+        ("memory", ("hatchling",), True, False),
+        ("timeout", ("setuptools",), True, False),
+    ],
+)
+def test_same_inputs_reuses_a_timeout_only_under_the_budget(reason, declared, timeouts, expected):
+    from sapper.build import BuildResult
+    from sapper.canary.engine import same_inputs
+
+    result = BuildResult(
+        outcome="spurious",
+        spurious_reason=reason,
+        mode="metadata",
+        backend="x:y",
+        declared_requires=declared,
+    )
+    baseline, candidate = parse_backend("77.0.3"), parse_backend("78.0.1")
+    assert same_inputs(result, baseline, candidate, timeouts=timeouts) is expected
+
+
+@pytest.mark.parametrize(
     ("backend", "expected"),
     [
         ("setuptools.build_meta", False),
@@ -542,3 +566,203 @@ def test_same_inputs_never_for_setuptools_backend(backend, expected):
         outcome="ok", mode="metadata", backend=backend, declared_requires=("setuptools_scm",)
     )
     assert same_inputs(result, parse_backend("77.0.3"), parse_backend("78.0.1")) is expected
+
+
+def _pack(tree: Path, dest: Path, name: str) -> Path:
+    import tarfile
+
+    dest.mkdir(parents=True, exist_ok=True)
+    archive = dest / f"{name}-1.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(tree, arcname=f"{name}-1.0")
+    return archive
+
+
+def test_in_tree_backend_wrapping_setuptools_gets_each_sides_pin(sandboxed, tmp_path):
+    """An in-tree backend (backend-path) wrapping setuptools.build_meta, with setuptools in
+    its build requirements, builds with each side's setuptools: the dash keys regress."""
+    corpus = tmp_path / "corpus"
+    sdist("regress-dash-intree", corpus)
+    options = _options(tmp_path, "77.0.3", "78.0.1")
+    run_canary([str(corpus)], options=options)
+    _, rows = _rows(options.db)
+    (row,) = rows.values()
+    assert row.cls == "regressed", (row.baseline, row.candidate)
+    assert row.uses_setuptools is True
+    assert row.baseline is not None
+    assert row.candidate is not None
+    assert (row.baseline.attempts, row.candidate.attempts) == (1, 1)
+    assert row.candidate.error_type == "setuptools.errors.InvalidConfigError"
+    assert (row.baseline.static, row.candidate.static) == ("builds", "fails")
+
+
+def test_in_tree_backend_getting_setuptools_through_another_requirement(sandboxed, tmp_path):
+    """The same backend when only setuptools_scm (which depends on setuptools) is required:
+    setuptools is in the build environment, so it gets the side's pin, as pip's
+    --build-constraint would give it; the candidate is not the baseline's result."""
+    import shutil
+
+    tree = tmp_path / "src"
+    shutil.copytree(DATA / "regress-dash-intree", tree)
+    pyproject = tree / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('["setuptools"]', '["setuptools_scm"]'))
+    corpus = tmp_path / "corpus"
+    _pack(tree, corpus, "regress-dash-scm")
+    options = _options(tmp_path, "77.0.3", "78.0.1")
+    run_canary([str(corpus)], options=options)
+    _, rows = _rows(options.db)
+    (row,) = rows.values()
+    assert row.baseline is not None
+    assert row.candidate is not None
+    assert row.candidate.attempts == 1, "the candidate took the baseline's result"
+    assert (row.baseline.outcome, row.candidate.outcome) == ("ok", "fail"), (
+        row.baseline,
+        row.candidate,
+    )
+    assert row.candidate.error_type == "setuptools.errors.InvalidConfigError"
+    # (sapper's static reading sees no setuptools in the requirements: not-setuptools, as
+    # every such target; --all-backends classifies it by its builds)
+    assert row.cls == "not-setuptools"
+
+
+def _settings(baseline, candidate):
+    from sapper.canary.engine import _Settings
+
+    return _Settings(
+        baseline=baseline,
+        candidate=candidate,
+        mode="metadata",
+        all_backends=False,
+        builder=builder(),
+        index_url=None,
+        cache_dir=BUILD_CACHE,
+    )
+
+
+def _static_reference(path: Path, backend) -> tuple[str, tuple[str, ...], bool | None]:
+    """What the canary computed before: one check_target per side."""
+    from sapper.check import Options, check_target
+
+    enforce = dict(backend.env).get("SETUPTOOLS_ENFORCE_DEPRECATION") == "1"
+    result = check_target(
+        str(path), Options(setuptools=backend.version, enforce_deprecations=enforce)
+    )
+    verdict = result.verdict
+    if verdict is None:
+        return "unknown", (), result.uses_setuptools
+    return verdict.outcome, tuple(verdict.because), result.uses_setuptools
+
+
+@pytest.mark.parametrize(
+    ("baseline", "candidate", "env"),
+    [
+        ("77.0.3", "78.0.1", ()),
+        ("81.0.0", "82.0.0", ()),
+        ("71.1.0", "72.0.0", (("SETUPTOOLS_ENFORCE_DEPRECATION", "1"),)),
+        ("78.0.1", "setuptools>=70", ()),
+    ],
+)
+def test_static_verdicts_of_both_sides_from_one_reading(
+    tmp_path, monkeypatch, baseline, candidate, env
+):
+    import sapper.check
+    import sapper.sources
+    from sapper.canary.engine import _statics
+
+    reads, checks = [], []
+    read_sdist, check_files = sapper.sources.read_sdist, sapper.check.check_files
+    monkeypatch.setattr(
+        sapper.sources, "read_sdist", lambda *a, **k: reads.append(a) or read_sdist(*a, **k)
+    )
+    monkeypatch.setattr(
+        sapper.check, "check_files", lambda *a, **k: checks.append(a) or check_files(*a, **k)
+    )
+    sides = (parse_backend(baseline), parse_backend(candidate, env=env))
+    settings = _settings(*sides)
+    fixtures = [p.name for p in DATA.iterdir() if p.is_dir()]
+    assert len(fixtures) >= 10
+    for name in fixtures:
+        archive = sdist(name, tmp_path)
+        reads.clear()
+        checks.clear()
+        (first, second), uses, _ = _statics(archive, archive.read_bytes(), settings)
+        monkeypatch.setattr(sapper.sources, "read_sdist", read_sdist)
+        monkeypatch.setattr(sapper.check, "check_files", check_files)
+        expected = [_static_reference(archive, b) for b in sides]
+        monkeypatch.setattr(
+            sapper.sources, "read_sdist", lambda *a, **k: reads.append(a) or read_sdist(*a, **k)
+        )
+        monkeypatch.setattr(
+            sapper.check, "check_files", lambda *a, **k: checks.append(a) or check_files(*a, **k)
+        )
+        assert [first, second] == [e[:2] for e in expected], name
+        assert uses == (expected[0][2] if expected[0][2] is not None else expected[1][2]), name
+        assert len(reads) == 1, name  # one reading of the archive for both sides
+        # one run of the rules unless a side's version is to be chosen
+        assert len(checks) == (2 if sides[1].version is None else 1), name
+
+
+def test_other_backends_get_a_short_budget(sandboxed, tmp_path, monkeypatch):
+    """A target built by another backend (classified not-setuptools whatever its builds
+    give) gets OTHER_BACKEND_TIMEOUT per hook, without the retry; --all-backends gets the
+    full --timeout."""
+    import shutil
+
+    from sapper.build import Limits
+    from sapper.canary import engine
+
+    tree = tmp_path / "src"
+    shutil.copytree(DATA / "nonsetuptools-ok", tree)
+    backend_py = tree / "tinybackend.py"
+    backend_py.write_text(
+        backend_py.read_text().replace(
+            "def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):\n",
+            "def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):\n"
+            "    import time; time.sleep(8)\n",
+        )
+    )
+    corpus = tmp_path / "corpus"
+    _pack(tree, corpus, "slowother")
+    monkeypatch.setattr(engine, "OTHER_BACKEND_TIMEOUT", 2.0)
+    options = _options(tmp_path, "77.0.3", "78.0.1", limits=Limits(timeout=120))
+    run_canary([str(corpus)], options=options)
+    _, rows = _rows(options.db)
+    (row,) = rows.values()
+    assert row.cls == "not-setuptools"
+    assert row.baseline is not None
+    assert row.baseline.outcome == "spurious"
+    assert row.baseline.spurious_reason == "timeout"
+    assert row.baseline.attempts == 1  # not retried
+    assert row.baseline.seconds < 8
+    assert "the hook ran longer than 2 s" in (row.baseline.message or "")
+    assert "--all-backends gives it the full --timeout" in (row.baseline.message or "")
+    assert row.candidate is not None  # the same inputs: the same timeout, not waited again
+    assert (row.candidate.outcome, row.candidate.attempts) == ("spurious", 0)
+
+    everything = _options(
+        tmp_path / "all", "77.0.3", "78.0.1", limits=Limits(timeout=120), all_backends=True
+    )
+    (tmp_path / "all").mkdir()
+    run_canary([str(corpus)], options=everything)
+    _, rows = _rows(everything.db)
+    (row,) = rows.values()
+    assert row.baseline is not None
+    assert row.baseline.outcome == "ok"
+
+
+def test_biggest_sdists_are_built_first(tmp_path, monkeypatch):
+    from sapper.canary import engine
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, size in (("aaa", 10), ("zzz", 50_000), ("mmm", 5_000)):
+        (corpus / f"{name}-1.0.tar.gz").write_bytes(b"\x1f\x8b" + bytes(size))
+    seen = []
+
+    def execute(jobs, s, options):
+        seen.extend(Path(job.path).name for job in jobs)
+        return iter(())
+
+    monkeypatch.setattr(engine, "_execute", execute)
+    run_canary([str(corpus)], options=_options(tmp_path, "77.0.3", "78.0.1"))
+    assert seen == ["zzz-1.0.tar.gz", "mmm-1.0.tar.gz", "aaa-1.0.tar.gz"]

@@ -30,6 +30,7 @@ __all__ = [
     "Unsupported",
     "is_header",
     "members",
+    "mode_mtime",
 ]
 
 BLOCK: Final = 512
@@ -205,15 +206,20 @@ def _blocks(size: int) -> int:
 class Member:
     """One member of the archive, as sapper needs it (also each header while it is read)."""
 
-    __slots__ = ("data_end", "kind", "linkname", "name", "size", "type")
+    __slots__ = ("block", "data_end", "kind", "linkname", "name", "pax_mtime", "size", "type")
 
-    def __init__(self, name: str, type_: bytes, size: int, linkname: str) -> None:
+    def __init__(
+        self, name: str, type_: bytes, size: int, linkname: str, block: bytes = b""
+    ) -> None:
         self.name = name
         self.type = type_  # the tar type flag
         self.size = size
         self.linkname = linkname
         self.kind = OTHER  # what it is for sapper (REGULAR, DIR...), set once read
         self.data_end = 0  # where the member's data ends in the stream, set once read
+        #: The member's own header block (mode, mtime... for an unpack: :func:`mode_mtime`).
+        self.block = block
+        self.pax_mtime: str | None = None  # a pax ``mtime`` record, for an unpack
 
 
 def _frombuf(buf: bytes) -> Member:
@@ -263,7 +269,27 @@ def _frombuf(buf: bytes) -> Member:
         name = name.rstrip("/")
     if buf[345]:
         name = _nts(buf[345:500]) + "/" + name
-    return Member(name, type_, size, linkname)
+    return Member(name, type_, size, linkname, buf)
+
+
+def mode_mtime(member: Member) -> tuple[int, float]:
+    """The permission bits and modification time of ``member``, as ``tarfile`` reads them:
+    the header's fields (0 for a field it would refuse), the time from a pax ``mtime``
+    record when there is one."""
+    block = member.block
+    fields = []
+    for start, end in ((100, 108), (136, 148)):
+        try:
+            fields.append(_nti(block[start:end]) if block else 0)
+        except _HeaderError:
+            fields.append(0)
+    mtime: float = fields[1]
+    if member.pax_mtime is not None:
+        try:
+            mtime = float(member.pax_mtime)
+        except ValueError:
+            mtime = 0
+    return fields[0], mtime
 
 
 def is_header(block: bytes) -> bool:
@@ -294,11 +320,13 @@ def _apply_pax(header: Member, pax: dict[str, str]) -> None:
                 header.size = int(value)
             except ValueError:
                 header.size = 0
+        elif keyword == "mtime":
+            header.pax_mtime = value
 
 
-#: The pax keywords that change what sapper reads (``_apply_pax``); the others (``mtime``,
-#: in most sdists) are walked over, as tarfile does, but not decoded.
-_PAX_USED: Final = frozenset({b"path", b"linkpath", b"size"})
+#: The pax keywords that change what sapper reads (``_apply_pax``; ``mtime`` only for an
+#: unpack); the others are walked over, as tarfile does, but not decoded.
+_PAX_USED: Final = frozenset({b"path", b"linkpath", b"size", b"mtime"})
 
 
 def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
@@ -395,11 +423,7 @@ def members(stream: Stream) -> Iterator[Member]:
     while True:
         offset = reader.next_offset
         here = stream.base + stream._pos  # stream.tell(), inlined: once a member
-        if (
-            not first
-            and offset != here
-            and (offset < here or not stream.skip(offset - here))
-        ):
+        if not first and offset != here and (offset < here or not stream.skip(offset - here)):
             msg = "unexpected end of data"
             raise ReadError(msg)
         first = False

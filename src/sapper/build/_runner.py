@@ -195,6 +195,27 @@ class Builder:
         self.wheelhouse.fetch(requirements)
         return environments.get(requirements)
 
+    def _pin_pulled_in(
+        self, requires: tuple[str, ...], override: Sequence[str], env_dir: Path
+    ) -> tuple[tuple[str, ...], Path]:
+        """``requires`` and its environment, with the pins of ``override`` that the
+        requirements pulled in without naming them (setuptools, a dependency of
+        setuptools_scm that an in-tree backend may import): such a build gets the side's
+        pin, as pip's ``--build-constraint`` would give it.
+
+        :raises BuildError: when the environment with the pins cannot be made.
+        """
+        missing = tuple(
+            pin
+            for pin in override
+            if not any(_is_named(r, _name(pin)) for r in requires)
+            and _installed(env_dir, _name(pin))
+        )
+        if not missing:
+            return requires, env_dir
+        requires = (*requires, *missing)
+        return requires, self.environment(requires)
+
     def _capture_dir(self) -> Path:
         """The directory with sapper's ``sitecustomize`` (put on the hooks' PYTHONPATH) and
         a copy of pyproject-hooks' in-process script (run by the build environment's
@@ -267,8 +288,10 @@ class Builder:
         )
         try:
             env_dir = self.environment(requires)
+            requires, env_dir = self._pin_pulled_in(requires, override, env_dir)
         except SapperError as exc:
             return _prepare_fail(result, exc)
+        result = replace(result, requires=requires)
         state = _Hooks(workdir=workdir)
         out = workdir / "out"
         out.mkdir()
@@ -300,6 +323,8 @@ class Builder:
                 if wanted != requires:
                     try:
                         env_dir = self.environment(wanted)
+                        wanted, env_dir = self._pin_pulled_in(wanted, override, env_dir)
+                        result = replace(result, requires=wanted)
                     except SapperError as exc:
                         return _prepare_fail(
                             replace(result, warnings=_warnings(state)), exc, hook="prepare"
@@ -603,6 +628,32 @@ def is_setuptools_backend(backend: str) -> bool:
     return module == "setuptools" or module.startswith("setuptools.")
 
 
+def _name(requirement: str) -> str:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        return canonicalize_name(Requirement(requirement).name)
+    except InvalidRequirement:
+        return ""
+
+
+def _installed(env_dir: Path, name: str) -> bool:
+    """Whether the distribution ``name`` (canonical) is installed in the environment."""
+    from packaging.utils import canonicalize_name
+
+    if not name:
+        return False
+    for site in env_dir.glob("lib/python*/site-packages"):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(site):
+                if entry.name.endswith(".dist-info"):
+                    dist = entry.name.removesuffix(".dist-info").partition("-")[0]
+                    if canonicalize_name(dist) == name:
+                        return True
+    return False
+
+
 def _is_named(text: str, name: str) -> bool:
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
@@ -647,17 +698,18 @@ def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
     return str(backend), backend_path, list(requires)
 
 
-def unpack_sdist(source: Path, dest: Path) -> Path:
-    """Extract an sdist archive safely into ``dest`` (created; member count, size and names
-    checked, links and devices refused) and return the project root (the archive's single
-    top directory, as pip sees it).
+def unpack_sdist(source: Path, dest: Path, *, data: bytes | None = None) -> Path:
+    """Extract an sdist archive safely into ``dest`` (created; member count, size,
+    compression ratio and names checked, links and devices never created) and return the
+    project root (the archive's single top directory, as pip sees it). ``data``: the
+    archive's bytes, when the caller has already read them.
 
     :raises BuildError: for an archive that cannot be used.
     """
-    return _unpack(source, dest)
+    return _unpack(source, dest, data=data)
 
 
-def _unpack(source: Path, dest: Path, *, move: bool = False) -> Path:
+def _unpack(source: Path, dest: Path, *, move: bool = False, data: bytes | None = None) -> Path:
     """Copy (or ``move``) a source tree to ``dest/NAME``, keeping its directory name (a
     version derived from the folder's name, as versioneer can, sees what pip's build sees),
     or extract an sdist as :func:`unpack_sdist` does; return the project root.
@@ -677,7 +729,7 @@ def _unpack(source: Path, dest: Path, *, move: bool = False) -> Path:
     if name.endswith(".zip"):
         _unzip(source, dest)
     else:
-        _untar(source, dest)
+        _untar(source, dest, data)
     entries = [p for p in dest.iterdir() if not p.name.startswith(".")]
     if len(entries) == 1 and entries[0].is_dir():
         return entries[0]
@@ -691,7 +743,39 @@ def _check_name(name: str) -> None:
         raise BuildError(msg)
 
 
-def _untar(source: Path, dest: Path) -> None:
+def _untar(source: Path, dest: Path, data: bytes | None = None) -> None:
+    """Extract with sapper's lean tar reader (:mod:`._extract`); ``tarfile`` and its
+    ``data`` filter for what it leaves (sparse members) or does not recognise."""
+    from ..sources import archive_format
+    from ._extract import TAR_FORMATS, Unsupported, extract_tar
+
+    try:
+        if data is None:
+            data = source.read_bytes()
+    except OSError as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc
+    fmt = archive_format(data[:1024]) if data else None
+    if fmt in TAR_FORMATS:
+        assert fmt is not None
+        try:
+            extract_tar(
+                data,
+                fmt,
+                dest,
+                label=source.name,
+                max_members=_MAX_MEMBERS,
+                max_unpacked=_MAX_UNPACKED,
+            )
+        except Unsupported:
+            shutil.rmtree(dest)
+            dest.mkdir()
+        else:
+            return
+    _untar_tarfile(source, dest)
+
+
+def _untar_tarfile(source: Path, dest: Path) -> None:
     import tarfile
 
     try:

@@ -22,6 +22,7 @@ from .model import CLASSES, Backend, SideResult, TargetRow, classify
 from .store import CanaryStore, run_id_for
 
 __all__ = [
+    "OTHER_BACKEND_TIMEOUT",
     "CanaryOptions",
     "CanaryProgress",
     "CanarySummary",
@@ -91,6 +92,17 @@ class _Settings:
     work_dir: Path | None = None
 
 
+#: The wall-clock limit per hook (seconds) of a target sapper reads as built by another
+#: backend than setuptools (meson-python, scikit-build-core, hatchling...), without
+#: ``--all-backends``: its class is ``not-setuptools`` whatever the builds give, and a
+#: backend that compiles the project for its metadata would otherwise hold a worker for up
+#: to twice ``--timeout`` per side. Such a build is not retried.
+OTHER_BACKEND_TIMEOUT = 60.0
+_BUDGET_NOTE = (
+    " (the budget of a target built by another backend than setuptools, classified "
+    "not-setuptools whatever its builds give; --all-backends gives it the full --timeout)"
+)
+
 #: A memory file system is used for the builds when it has this much room.
 _MEMORY_WORK_MIN_FREE = 8 * 1024**3
 
@@ -133,36 +145,115 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _static(
-    path: Path, backend: Backend, s: _Settings
-) -> tuple[str, tuple[str, ...], bool | None, tuple[str | None, str | None]]:
-    """sapper's static verdict for this side: (fails|builds|unknown, rule codes, uses
-    setuptools, (project name, version))."""
-    from ..check import Options, check_target
+Static = tuple[str, tuple[str, ...]]
 
-    enforce = dict(backend.env).get("SETUPTOOLS_ENFORCE_DEPRECATION", "").lower() in (
+
+def _enforces(backend: Backend) -> bool:
+    return dict(backend.env).get("SETUPTOOLS_ENFORCE_DEPRECATION", "").lower() in (
         "1",
         "true",
         "yes",
         "on",
     )
+
+
+def _statics(
+    path: Path, data: bytes | None, s: _Settings
+) -> tuple[tuple[Static, Static], bool | None, tuple[str | None, str | None]]:
+    """sapper's static verdict for both sides, ((fails|builds|unknown, rule codes) per
+    side, uses setuptools, (project name, version)), from one reading of the sdist (its
+    bytes ``data`` when given) and one run of the rules: the verdicts differ only by the
+    setuptools version (and the enforcement of deprecations) they are evaluated at."""
+    from .._directory import read_directory
+    from ..check import Options, check_files
+    from ..sources import read_sdist
+    from ..versions import catalogue, contains
+
+    unknown: Static = ("unknown", ())
+    sides = (s.baseline, s.candidate)
     try:
-        result = check_target(
-            str(path),
-            Options(
-                setuptools=backend.version,
-                enforce_deprecations=enforce,
-                index_url=s.index_url,
-                cache_dir=s.cache_dir,
-            ),
-        )
+        if path.is_dir():
+            files = read_directory(path)
+        else:
+            files = read_sdist(path if data is None else data, label=path.name)
     except SapperError:
-        return "unknown", (), None, (None, None)
+        return (unknown, unknown), None, (None, None)
+
+    def options(backend: Backend) -> Options:
+        return Options(
+            setuptools=backend.version,
+            enforce_deprecations=_enforces(backend),
+            index_url=s.index_url,
+            cache_dir=s.cache_dir,
+        )
+
+    kind: Literal["directory", "sdist"] = "directory" if path.is_dir() else "sdist"
+    try:
+        result = check_files(files, target=str(path), kind=kind, options=options(sides[0]))
+    except SapperError:
+        result = None
+    if result is None or any(b.version is None for b in sides):
+        # a version to choose from the project's own requirements: each side on its own
+        return _statics_each(path, files, kind, [options(b) for b in sides], result)
     ident = (result.project.name, result.project.version)
     verdict = result.verdict
     if verdict is None:
-        return "unknown", (), result.uses_setuptools, ident
-    return verdict.outcome, tuple(verdict.because), result.uses_setuptools, ident
+        return (unknown, unknown), result.uses_setuptools, ident
+    first: Static = (verdict.outcome, tuple(verdict.because))
+    if verdict.outcome == "unknown":  # not a setuptools project: whatever the version
+        return (first, first), result.uses_setuptools, ident
+    version = sides[1].version
+    assert version is not None
+    try:
+        version = catalogue().validate_version(version)
+    except SapperError:
+        return (first, unknown), result.uses_setuptools, ident
+    enforce = _enforces(sides[1])
+    because = tuple(
+        dict.fromkeys(
+            f.code
+            for f in result.findings
+            if contains(f.fails_enforced if enforce else f.fails, version)
+        )
+    )
+    second: Static = ("fails" if because else "builds", because)
+    return (first, second), result.uses_setuptools, ident
+
+
+def _statics_each(
+    path: Path,
+    files: Any,
+    kind: Literal["directory", "sdist"],
+    options: list[Any],
+    first: Any,
+) -> tuple[tuple[Static, Static], bool | None, tuple[str | None, str | None]]:
+    """The static verdicts of the sides one by one (``first``: the baseline's result, or
+    None when it raised), from the files read once."""
+    from ..check import check_files
+
+    out: list[Static] = []
+    uses: bool | None = None
+    ident: tuple[str | None, str | None] = (None, None)
+    for index, option in enumerate(options):
+        try:
+            result = (
+                first
+                if index == 0
+                else check_files(files, target=str(path), kind=kind, options=option)
+            )
+        except SapperError:
+            result = None
+        if result is None:
+            out.append(("unknown", ()))
+            continue
+        uses = result.uses_setuptools if result.uses_setuptools is not None else uses
+        if ident == (None, None):
+            ident = (result.project.name, result.project.version)
+        verdict = result.verdict
+        out.append(
+            ("unknown", ()) if verdict is None else (verdict.outcome, tuple(verdict.because))
+        )
+    return (out[0], out[1]), uses, ident
 
 
 def build_side(
@@ -173,8 +264,10 @@ def build_side(
     *,
     tree: Path | None = None,
     move: bool = False,
+    retry: bool = True,
 ) -> tuple[BuildResult, int]:
-    """Build ``path`` with ``backend``; a spurious failure is retried once (from ``path``).
+    """Build ``path`` with ``backend``; a spurious failure is retried once (from ``path``)
+    unless ``retry`` is False.
 
     ``tree``: the sdist already unpacked (:func:`~sapper.build.unpack_sdist`), copied into
     the build's own directory instead of unpacking the archive again, or moved there with
@@ -188,26 +281,33 @@ def build_side(
         env=dict(backend.env),
         move_source=move and tree is not None,
     )
-    if result.outcome == "spurious":
+    if result.outcome == "spurious" and retry:
         return builder.build(
             path, mode=mode, override=[backend.requirement], env=dict(backend.env)
         ), 2
     return result, 1
 
 
-def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> bool:
+def same_inputs(
+    result: BuildResult, baseline: Backend, candidate: Backend, *, timeouts: bool = False
+) -> bool:
     """Whether the candidate's build of a target would get exactly the inputs of the
-    baseline's build ``result``: neither the requirements the sdist declares nor those its
-    ``get_requires_for_build_wheel`` added name what the backends pin (a project built by
-    hatchling, flit, maturin... without setuptools; setuptools' own backend is always
+    baseline's build ``result``: neither the requirements the sdist declares, nor those its
+    ``get_requires_for_build_wheel`` added, nor those installed (with the pin of a
+    setuptools another requirement pulled in) name what the backends pin (a project built
+    by hatchling, flit, maturin... without setuptools; setuptools' own backend is always
     pinned), and both sides set the same variables.
     Then the build environment, the source and the hooks are the same, and so is the
     outcome. Only a completed verdict (``ok`` or ``fail``) is reused: a spurious or
-    prepare-fail result is worth building again."""
+    prepare-fail result is worth building again, except a timeout with ``timeouts`` (a
+    target under the budget of other backends, whose class does not depend on it)."""
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
-    if result.outcome not in ("ok", "fail") or dict(baseline.env) != dict(candidate.env):
+    timed_out = timeouts and result.spurious_reason == "timeout"
+    if (result.outcome not in ("ok", "fail") and not timed_out) or dict(baseline.env) != dict(
+        candidate.env
+    ):
         return False
     pinned = set()
     for text in (baseline.requirement, candidate.requirement):
@@ -215,7 +315,7 @@ def same_inputs(result: BuildResult, baseline: Backend, candidate: Backend) -> b
             pinned.add(canonicalize_name(Requirement(text).name))
         except InvalidRequirement:
             return False
-    for text in (*result.declared_requires, *result.dynamic_requires):
+    for text in (*result.declared_requires, *result.dynamic_requires, *result.requires):
         try:
             name = canonicalize_name(Requirement(text).name)
         except InvalidRequirement:
@@ -272,27 +372,45 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
             path = _materialize(job, s, Path(tmp))
         except (SapperError, OSError) as exc:
             return replace(base, error=str(exc))
-        key = job.sha256 or _digest(path)
+        data = _read_bytes(path)
+        key = job.sha256 or (hashlib.sha256(data).hexdigest() if data else _digest(path))
         base = replace(base, key=key)
-        tree = _unpack_once(path, Path(tmp) / "tree")
         try:
+            statics, uses, (name, version) = _statics(path, data, s)
+            if base.project is None and name:
+                base = replace(base, project=name, version=version)
+            tree = _unpack_once(path, data, Path(tmp) / "tree")
+            data = None  # not kept in memory during the builds
+            budgeted = not s.all_backends and uses is False
+            if budgeted:
+                # classified not-setuptools whatever the builds give: a short budget, so
+                # that a backend compiling for its metadata (meson-python...) cannot hold
+                # a worker for two timeouts
+                builder.limits = replace(
+                    builder.limits, timeout=min(builder.limits.timeout, OTHER_BACKEND_TIMEOUT)
+                )
             sides: list[SideResult] = []
-            uses: bool | None = None
             first: BuildResult | None = None
             for side, backend in enumerate((s.baseline, s.candidate)):
-                verdict, codes, uses_here, (name, version) = _static(path, backend, s)
-                uses = uses_here if uses_here is not None else uses
-                if base.project is None and name:
-                    base = replace(base, project=name, version=version)
-                if first is not None and same_inputs(first, s.baseline, s.candidate):
+                if first is not None and same_inputs(
+                    first, s.baseline, s.candidate, timeouts=budgeted
+                ):
                     # the baseline's build, with exactly the candidate's inputs: not repeated
                     result, attempts = replace(first, seconds=0.0), 0
                 else:
                     result, attempts = build_side(
-                        builder, path, backend, s.mode, tree=tree, move=side == 1
+                        builder,
+                        path,
+                        backend,
+                        s.mode,
+                        tree=tree,
+                        move=side == 1,
+                        retry=not budgeted,
                     )
+                    if budgeted and result.spurious_reason == "timeout":
+                        result = replace(result, message=f"{result.message}{_BUDGET_NOTE}")
                 first = first or result
-                sides.append(_side(result, attempts, backend, (verdict, codes)))
+                sides.append(_side(result, attempts, backend, statics[side]))
         except SapperError as exc:
             return replace(base, cls="error", error=str(exc))
         except Exception as exc:  # a bug of sapper's: recorded, the run goes on
@@ -301,7 +419,18 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
     return replace(base, cls=cls, baseline=sides[0], candidate=sides[1], uses_setuptools=uses)
 
 
-def _unpack_once(path: Path, dest: Path) -> Path | None:
+def _read_bytes(path: Path) -> bytes | None:
+    """The sdist's bytes, read once for the static verdicts and the unpack (None for a
+    folder, or a file that cannot be read: each reader then reports the problem)."""
+    if path.is_dir():
+        return None
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _unpack_once(path: Path, data: bytes | None, dest: Path) -> Path | None:
     """The sdist unpacked once for both sides; None (each side unpacks the archive and
     reports what is wrong as its own prepare-fail) when it cannot be, or is a folder."""
     from ..build import unpack_sdist
@@ -309,7 +438,7 @@ def _unpack_once(path: Path, dest: Path) -> Path | None:
     if path.is_dir():
         return None
     try:
-        return unpack_sdist(path, dest)
+        return unpack_sdist(path, dest, data=data)
     except (SapperError, OSError):
         return None
 
@@ -418,6 +547,9 @@ def run_canary(
                 continue
             jobs.append(found)
         skipped = len(seen) - len(jobs)
+        # the biggest sdists first (the size stands for the build time): a slow target
+        # started last would leave the other workers idle at the end of the run
+        jobs.sort(key=_size, reverse=True)
         store.write(run_id, early)
         for row in early:
             counts[row.cls] += 1
@@ -453,6 +585,16 @@ def run_canary(
         seconds=time.monotonic() - start,
         counts=counts,
     )
+
+
+def _size(job: Job) -> int:
+    """The sdist's size in bytes, as known from the index or the file (0 when unknown)."""
+    if job.size is not None:
+        return job.size
+    if job.path is not None:
+        with contextlib.suppress(OSError):
+            return Path(job.path).stat().st_size
+    return 0
 
 
 def _execute(jobs: list[Job], s: _Settings, options: CanaryOptions) -> Iterator[TargetRow]:
