@@ -217,6 +217,14 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         False,
     ),
     (
+        # setuptools returns setup_requires to the frontend unparsed in every release; pip
+        # and uv then refuse 'file: requirements.txt' as a requirement
+        "SC010-setup-requires-file-directive",
+        {**_cfg("setup_requires = file: requirements.txt\n"), "requirements.txt": "six\n"},
+        ("62.5.0", "62.6.0", "84.2.1"),
+        False,
+    ),
+    (
         "SC010-python-requires",
         _cfg("python_requires = >=3.6.*\n"),
         ("66.1.1", "67.0.0"),
