@@ -13,6 +13,10 @@ copy of the tree, since it rewrites the file); a tool that is not installed is s
 pip generated (what users and pre-commit run), not ``python -m sapper``. The aims (issue 13):
 sapper check at most 0.4x ``import setuptools`` and within 60 ms of ``python -c pass``.
 
+``--instructions`` also counts the instructions each command executes, once each under
+``valgrind --tool=callgrind`` (when valgrind is installed): unlike wall times, the counts do
+not depend on the machine's load, so two runs on a busy machine can be compared.
+
 Every command runs with bytecode caching on (``PYTHONDONTWRITEBYTECODE`` is dropped), as on
 a user's machine, where pip compiled the installed modules: the warm-up round writes them.
 """
@@ -69,6 +73,26 @@ def _time(cmd: list[str], cwd: Path) -> float:
     return time.perf_counter() - start
 
 
+def _instructions(cmd: list[str], cwd: Path) -> int | None:
+    """Instructions executed by ``cmd`` (valgrind's callgrind), or None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        env=_ENV,
+    )
+    for line in done.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1])
+    return None
+
+
 def _tool(name: str, bindir: Path) -> str | None:
     found = shutil.which(name, path=str(bindir)) or shutil.which(name)
     if not found:
@@ -79,6 +103,11 @@ def _tool(name: str, bindir: Path) -> str | None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each command's instructions with valgrind (independent of the load)",
+    )
     args = parser.parse_args()
     print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}")
     bindir = Path(sys.executable).parent
@@ -107,6 +136,13 @@ def main() -> int:
         for _ in range(args.rounds):
             for name, (cmd, cwd) in commands.items():
                 samples[name].append(_time(cmd, cwd))
+        counts: dict[str, int] = {}
+        if args.instructions:
+            for name, (cmd, cwd) in commands.items():
+                if (count := _instructions(cmd, cwd)) is not None:
+                    counts[name] = count
+            if not counts:
+                print("valgrind not installed: no instruction counts")
     medians = {name: statistics.median(v) for name, v in samples.items()}
     base = medians["sapper check"]
     print(f"{'command':<22}{'median ms':>10}{'min ms':>9}{'sapper / this':>15}")
@@ -120,6 +156,12 @@ def main() -> int:
         f"aim: within {AIM_OVER_PASS * 1000:.0f} ms of python -c pass: {over * 1000:+.0f} ms "
         f"-> {met[over <= AIM_OVER_PASS]}"
     )
+    if counts:
+        print(f"{'command':<22}{'instructions (M)':>17}{'sapper / this':>15}")
+        for name, count in counts.items():
+            print(f"{name:<22}{count / 1e6:>17.1f}{counts['sapper check'] / count:>15.2f}")
+        extra = (counts["sapper check"] - counts["python -c pass"]) / 1e6
+        print(f"sapper check executes {extra:.1f} M instructions more than python -c pass")
     print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     return 0
 

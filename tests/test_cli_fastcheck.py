@@ -127,7 +127,8 @@ def test_fast_path_collects_no_garbage_until_the_first_target_is_done(
     monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
     """Start-up runs without the garbage collector; it is back on from the second target on,
-    and after the command, even when the command fails."""
+    and after the command, even when the command fails; a collector the caller turned off
+    stays off."""
     import gc
 
     import sapper.check
@@ -146,9 +147,13 @@ def test_fast_path_collects_no_garbage_until_the_first_target_is_done(
         assert main(["check", str(tmp_path), str(tmp_path), "--exit-zero", "-q"]) == 0
         assert seen == [False, True]
         assert gc.isenabled()
-        gc.disable()  # as if a previous command had left it off: the fast path turns it on
+        seen.clear()
         assert main(["check", str(tmp_path), "--statistics", "--show-fix"]) == 2  # raises
         assert gc.isenabled()
+        gc.disable()
+        assert main(["check", str(tmp_path), str(tmp_path), "--exit-zero", "-q"]) == 0
+        assert seen == [False, False]
+        assert not gc.isenabled()
     finally:
         gc.enable()
         gc.unfreeze()

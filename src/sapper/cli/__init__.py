@@ -92,16 +92,14 @@ def run(argv: Sequence[str] | None = None) -> int:
 
         fast = parse_check(argv[1:])
         if fast is not None:
-            # Start-up (imports, the catalogue) allocates many objects that live until exit:
-            # collecting them is wasted work. The check handler freezes them and turns the
-            # collector back on once the first target is done (sapper.cli._checkrun).
-            import gc
+            # no garbage collection until the first target is checked (see pause_gc)
+            from ._checkrun import pause_gc, resume_gc
 
-            gc.disable()
+            pause_gc()
             try:
                 return int(fast.handler(fast))
             finally:
-                gc.enable()
+                resume_gc()
     parser = _parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

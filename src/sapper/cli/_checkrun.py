@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..config import Config
     from ..model import TargetResult
 
-__all__ = ["FORMATS"]
+__all__ = ["FORMATS", "pause_gc", "resume_gc"]
 
 FORMATS = ("text", "concise", "json", "sarif", "github")
 
@@ -81,15 +81,32 @@ def _render(args: argparse.Namespace, results: list[TargetResult]) -> str:
     return text
 
 
-def _end_of_start_up() -> None:
-    """When the fast path turned the garbage collector off for the start-up (see
-    :func:`sapper.cli.run`): move what start-up built to the permanent generation and turn
-    the collector back on, so that checking many targets collects their garbage."""
+class _StartUp:
+    #: Whether the fast path turned the garbage collector off for the start-up.
+    gc_paused = False
+
+
+def pause_gc() -> None:
+    """Turn the garbage collector off for the start-up (if it is on): imports and the
+    catalogue allocate many objects that live until exit, and collecting them is wasted
+    work. :func:`resume_gc` turns it back on."""
     import gc
 
-    if not gc.isenabled():
-        gc.freeze()
+    if gc.isenabled():
+        gc.disable()
+        _StartUp.gc_paused = True
+
+
+def resume_gc(*, freeze: bool = False) -> None:
+    """Undo :func:`pause_gc` (nothing if it did nothing); with ``freeze``, first move what
+    start-up built to the permanent generation, so that collections skip it."""
+    import gc
+
+    if _StartUp.gc_paused:
+        if freeze:
+            gc.freeze()
         gc.enable()
+        _StartUp.gc_paused = False
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -129,8 +146,8 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\r\x1b[K[{i + 1}/{total}] checking {target}")
             sys.stderr.flush()
         results.append(check_target(target, options))
-        if i == 0:
-            _end_of_start_up()
+        if i == 0:  # start-up is over: checking many targets collects their garbage
+            resume_gc(freeze=True)
     if show:
         sys.stderr.write("\r\x1b[K")
     sys.stdout.write(_render(args, results))
