@@ -324,12 +324,14 @@ def _apply_pax(header: Member, pax: dict[str, str]) -> None:
             header.pax_mtime = value
 
 
-#: The pax keywords that change what sapper reads (``_apply_pax``; ``mtime`` only for an
-#: unpack); the others are walked over, as tarfile does, but not decoded.
-_PAX_USED: Final = frozenset({b"path", b"linkpath", b"size", b"mtime"})
+#: The pax keywords that change what sapper reads (``_apply_pax``); the others (``mtime``,
+#: in most sdists) are walked over, as tarfile does, but not decoded.
+_PAX_USED: Final = frozenset({b"path", b"linkpath", b"size"})
+#: ... and for an unpack (``members(times=True)``), which also keeps the time.
+_PAX_USED_TIMES: Final = _PAX_USED | {b"mtime"}
 
 
-def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
+def _parse_pax(buf: bytes, records: dict[str, str], used: frozenset[bytes] = _PAX_USED) -> None:
     """Add the records of a pax header that sapper uses to ``records`` (read as
     ``TarInfo._proc_pax`` reads them, so that the same headers are refused)."""
     if b"hdrcharset=" in buf:
@@ -343,7 +345,7 @@ def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
         length = int(length_text)
         if length == 0:
             raise _HeaderError("invalid header")
-        if keyword in _PAX_USED or keyword.startswith(b"GNU.sparse."):
+        if keyword in used or keyword.startswith(b"GNU.sparse."):
             value = buf[match.end(2) + 1 : match.start(1) + length - 1]
             records[keyword.decode("utf-8", "surrogateescape")] = value.decode(
                 "utf-8", "surrogateescape"
@@ -354,10 +356,11 @@ def _parse_pax(buf: bytes, records: dict[str, str]) -> None:
 class _Reader:
     """Reads headers the way ``TarInfo.fromtarfile`` does, sharing the global pax records."""
 
-    __slots__ = ("glob", "next_offset", "stream")
+    __slots__ = ("glob", "next_offset", "stream", "used")
 
-    def __init__(self, stream: Stream) -> None:
+    def __init__(self, stream: Stream, used: frozenset[bytes] = _PAX_USED) -> None:
         self.stream = stream
+        self.used = used  # the pax keywords decoded
         self.glob: dict[str, str] = {}
         self.next_offset = 0  # tarfile.offset: where the next header is
 
@@ -382,7 +385,7 @@ class _Reader:
         if type_ in _PAX:
             buf = stream.read(_blocks(header.size))
             records = self.glob if type_ == b"g" else dict(self.glob)
-            _parse_pax(buf, records)
+            _parse_pax(buf, records, self.used)
             try:
                 member, data_start = self.header()
             except _HeaderError as exc:
@@ -408,16 +411,17 @@ class _Reader:
             self.next_offset = data_start
 
 
-def members(stream: Stream) -> Iterator[Member]:
+def members(stream: Stream, *, times: bool = False) -> Iterator[Member]:
     """Yield the members of the tar archive in ``stream``, as ``tarfile``'s stream mode would.
 
     The caller may read a member's data (exactly ``member.size`` bytes) with ``stream.read``
-    before asking for the next member; otherwise it is skipped.
+    before asking for the next member; otherwise it is skipped. With ``times``, a pax
+    ``mtime`` record is kept too (``member.pax_mtime``, for :func:`mode_mtime`).
 
     :raises ReadError: if the archive is damaged (truncated data, a bad header...).
     :raises Unsupported: for a sparse member.
     """
-    reader = _Reader(stream)
+    reader = _Reader(stream, _PAX_USED_TIMES if times else _PAX_USED)
     header_of = reader.header
     first = True
     while True:

@@ -116,7 +116,7 @@ def _extract_members(
             made.add(path)
 
     count = 0
-    for member in _tar.members(stream):
+    for member in _tar.members(stream, times=True):
         count += 1
         if count > max_members:
             msg = f"{label}: more than {max_members} members; refused"

@@ -1,4 +1,5 @@
 """An in-tree backend wrapping setuptools' own (as pandas' `_custom_build` once did)."""
+
 from setuptools import build_meta as _orig
 from setuptools.build_meta import *  # noqa: F403
 
