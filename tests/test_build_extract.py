@@ -122,13 +122,71 @@ def test_names_outside_are_refused(tmp_path, name):
         [symlink("pkg-1.0/link", "/tmp"), file("pkg-1.0/link/escaped", "x")],
         [symlink("pkg-1.0/link", "../.."), file("pkg-1.0/link/escaped", "x")],
         [hardlink("pkg-1.0/hard", "/etc/passwd")],
-        [hardlink("pkg-1.0/hard", "pkg-1.0/setup.py")],
+        [hardlink("pkg-1.0/hard", "../outside")],
+        # inside, then out through the first link
+        [symlink("pkg-1.0/in", "."), symlink("pkg-1.0/in/out", "../../..")],
+    ],
+    ids=["symlink-abs", "symlink-up", "hardlink-abs", "hardlink-up", "symlink-chain"],
+)
+@pytest.mark.parametrize("reader", ["lean", "tarfile"])
+def test_links_pointing_outside_refuse_the_archive(tmp_path, entries, reader):
+    """pip (tarfile's data filter) refuses such an archive; so does the build's unpack,
+    and nothing is written outside the directory."""
+    data = make_tar([file("pkg-1.0/setup.py", "x"), *entries])
+    archive = _archive(tmp_path, data)
+    out = tmp_path / "out"
+    with pytest.raises(BuildError, match=r"outside|cannot unpack"):
+        if reader == "lean":
+            unpack_sdist(archive, out)
+        else:
+            out.mkdir()
+            _untar_tarfile(archive, out)
+    assert not (Path("/tmp") / "escaped").exists()
+    assert not (tmp_path / "escaped").exists()
+    for path in out.rglob("*"):
+        assert _inside_real(out, path), path
+
+
+def _inside_real(root: Path, path: Path) -> bool:
+    return path.resolve().is_relative_to(root.resolve())
+
+
+@pytest.mark.parametrize("reader", ["lean", "tarfile"])
+def test_links_inside_are_made_as_pip_makes_them(tmp_path, reader):
+    data = make_tar(
+        [
+            file("pkg-1.0/setup.py", "x"),
+            file("pkg-1.0/docs/README.md", "readme"),
+            symlink("pkg-1.0/README.md", "docs/README.md"),  # pyproject's readme, say
+            symlink("pkg-1.0/docs/up", "../setup.py"),
+            hardlink("pkg-1.0/copy.py", "pkg-1.0/setup.py"),
+            symlink("pkg-1.0/dangling", "missing.txt"),
+        ]
+    )
+    archive = _archive(tmp_path, data)
+    out = tmp_path / "out"
+    if reader == "lean":
+        unpack_sdist(archive, out)
+    else:
+        out.mkdir()
+        _untar_tarfile(archive, out)
+    root = out / "pkg-1.0"
+    assert (root / "README.md").is_symlink()
+    assert (root / "README.md").read_text() == "readme"
+    assert (root / "docs" / "up").read_text() == "x"
+    assert (root / "copy.py").read_text() == "x"
+    assert (root / "dangling").is_symlink()
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
         [special("pkg-1.0/dev", "chr"), special("pkg-1.0/blk", "blk")],
         [special("pkg-1.0/fifo", "fifo")],
     ],
-    ids=["symlink-abs", "symlink-up", "hardlink-abs", "hardlink-in", "devices", "fifo"],
+    ids=["devices", "fifo"],
 )
-def test_links_and_devices_are_never_made(tmp_path, entries):
+def test_devices_and_fifos_are_never_made(tmp_path, entries):
     data = make_tar([file("pkg-1.0/setup.py", "x"), *entries])
     archive = _archive(tmp_path, data)
     out = tmp_path / "out"
@@ -136,9 +194,6 @@ def test_links_and_devices_are_never_made(tmp_path, entries):
     for path in out.rglob("*"):
         info = path.lstat()
         assert stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode), path
-    # a file "through" a link is written in a directory of the tree, never outside
-    assert not (Path("/tmp") / "escaped").exists()
-    assert not (tmp_path / "escaped").exists()
     assert (root / "setup.py").read_text() == "x"
 
 

@@ -8,8 +8,13 @@ each file as it comes, with the same refusals:
 
 * a member name that is absolute, has a ``..`` part, a drive or a NUL: the whole archive is
   refused (``tarfile`` would refuse it too);
-* symbolic and hard links, devices, FIFOs and members of unknown types are never created
-  (no link can make a later member land outside the directory; the build does not need them);
+* symbolic and hard links are made as pip makes them (with ``tarfile``'s ``data`` filter):
+  a link whose target is absolute or lies outside the directory refuses the whole archive
+  (pip refuses it too); the others are made after every file and directory, so that no
+  member is ever written through a link: a symbolic link as it is, a hard link as a copy of
+  the file it names (when that file was extracted);
+* devices, FIFOs and members of unknown types are never created (the build does not need
+  them);
 * more than ``max_members`` members, more than ``max_unpacked`` bytes decompressed, or a
   compression ratio over ``max_ratio`` past the first MiB: refused;
 * files get the ``data`` filter's permissions (no set-id or group/other write bits,
@@ -23,6 +28,8 @@ the same name left, so nothing is written through a link even if one were there.
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -116,6 +123,7 @@ def _extract_members(
             made.add(path)
 
     count = 0
+    links: list[tuple[list[str], str, str]] = []  # (parts, kind, target): made at the end
     for member in _tar.members(stream, times=True):
         count += 1
         if count > max_members:
@@ -123,8 +131,11 @@ def _extract_members(
             raise BuildError(msg)
         parts = check_name(member.name)
         kind = member.kind
+        if kind in (_tar.SYMLINK, _tar.HARDLINK) and parts:
+            links.append((parts, kind, member.linkname))
+            continue
         if kind not in (_tar.REGULAR, _tar.DIR) or not parts:
-            continue  # links, devices, FIFOs, unknown types: not needed to build, never made
+            continue  # devices, FIFOs, unknown types: not needed to build, never made
         path = os.path.join(root, *parts)  # noqa: PTH118
         if kind == _tar.DIR:
             makedirs(path)
@@ -135,6 +146,51 @@ def _extract_members(
             raise BuildError(msg)
         makedirs(os.path.dirname(path))  # noqa: PTH120
         _write(stream, member, path)
+    for parts, kind, target in links:
+        _make_link(root, parts, kind=kind, target=target, label=label, makedirs=makedirs)
+
+
+def _inside(root: str, path: str) -> bool:
+    return os.path.commonpath([root, path]) == root
+
+
+def _make_link(
+    root: str,
+    parts: list[str],
+    *,
+    kind: str,
+    target: str,
+    label: str,
+    makedirs: Callable[[str], None],
+) -> None:
+    """Make one link member as ``tarfile``'s ``data`` filter lets pip make it."""
+    path = os.path.join(root, *parts)  # noqa: PTH118
+    real_root = os.path.realpath(root)
+    if kind == _tar.SYMLINK:
+        source = os.path.join(os.path.dirname(path), target)  # noqa: PTH118, PTH120
+    else:  # a hard link names a member from the archive's root
+        source = os.path.join(root, target)  # noqa: PTH118
+    if (
+        not target
+        or "\x00" in target
+        or os.path.isabs(target)  # noqa: PTH117
+        or not _inside(real_root, os.path.realpath(source))
+    ):
+        msg = (
+            f"{label}: link {'/'.join(parts)!r} -> {target!r} points outside the build "
+            "directory; refused (pip refuses such an archive too)"
+        )
+        raise BuildError(msg)
+    makedirs(os.path.dirname(path))  # noqa: PTH120
+    if os.path.lexists(path):  # a member of the same name came before: replaced
+        if os.path.isdir(path) and not os.path.islink(path):  # noqa: PTH112, PTH114
+            return
+        os.unlink(path)  # noqa: PTH108
+    if kind == _tar.SYMLINK:
+        # checked above through the real path of its parent, earlier links included
+        os.symlink(target, path)  # noqa: PTH211
+    elif os.path.isfile(source):  # noqa: PTH113
+        shutil.copy2(source, path)
 
 
 def _write(stream: _tar.Stream, member: _tar.Member, path: str) -> None:

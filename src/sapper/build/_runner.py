@@ -700,7 +700,8 @@ def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
 
 def unpack_sdist(source: Path, dest: Path, *, data: bytes | None = None) -> Path:
     """Extract an sdist archive safely into ``dest`` (created; member count, size,
-    compression ratio and names checked, links and devices never created) and return the
+    compression ratio and names checked, links made only inside it as pip makes them,
+    devices never created) and return the
     project root (the archive's single top directory, as pip sees it). ``data``: the
     archive's bytes, when the caller has already read them.
 
@@ -787,8 +788,8 @@ def _untar_tarfile(source: Path, dest: Path) -> None:
                     msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
                     raise BuildError(msg)
                 _check_name(member.name)
-                if not (member.isfile() or member.isdir()):
-                    continue  # links, devices, fifos: not needed to build, never extracted
+                if not (member.isfile() or member.isdir() or member.issym() or member.islnk()):
+                    continue  # devices, fifos: not needed to build, never extracted
                 total += member.size
                 if total > _MAX_UNPACKED:
                     msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
