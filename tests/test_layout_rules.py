@@ -483,3 +483,34 @@ def test_license_pattern_matching(patterns: str, expected: list[tuple[str, str]]
     }
     found = [(f.path, f.message) for f in check(files).findings if f.code == "LY002"]
     assert found == expected
+
+
+def test_license_pattern_findings_in_full() -> None:
+    """Message, line, fix and due date of each kind of LY002 finding."""
+    files = {"setup.cfg": CFG.format("../LICENSE, LICENSE{1}"), "LICENSE{1}": ""}
+    found = [
+        (f.path, f.line, f.message, f.fix, f.due_date)
+        for f in check(files).findings
+        if f.code == "LY002"
+    ]
+    label = "license pattern {!r} (`license_files` in setup.cfg)"
+    fix = "fix the pattern so that it matches the license files the sdist ships"
+    assert found == [
+        (
+            "setup.cfg",
+            4,
+            label.format("../LICENSE") + " contains '..'; setuptools 77.0.1 stopped with "
+            "\"cannot contain '..'\" and later releases warn",
+            "copy the license file into the project and name it without '..'",
+            "2027-02-18",
+        ),
+        ("setup.cfg", 4, label.format("../LICENSE") + " " + NO_MATCH, fix, "2027-02-18"),
+        (
+            "setup.cfg",
+            4,
+            label.format("LICENSE{1}") + " contains characters that are not valid in a glob "
+            "pattern; setuptools >= 77.0.1 warns and the warning is meant to become an error",
+            fix,
+            "2027-02-18",
+        ),
+    ]

@@ -701,6 +701,11 @@ PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] 
             [(6, (">=61.0.0",), PACKAGES, PACKAGES_FIX)],
             id="packages-table-with-more-than-find",
         ),
+        pytest.param(
+            "[tool.setuptools]\nzip-safe = false\nfoo = 1\n",
+            [(7, (">=61.0.0",), _unknown("foo"), "remove `foo`")],
+            id="unknown-key-after-a-known-one",
+        ),
         pytest.param("[tool.setuptools]\npackages = {find = {}}\n", [], id="packages-find"),
         pytest.param('[tool.setuptools]\npackages = ["a"]\n', [], id="packages-names"),
         pytest.param(
@@ -730,6 +735,8 @@ def test_tool_table_messages(tool: str, expected: list[Said]) -> None:
 
 def test_tool_license_files_messages() -> None:
     tool = '\n[tool.setuptools]\nlicense-files = ["LICENSE"]\n'
+    (finding,) = [f for f in check({"pyproject.toml": NAME + tool}).findings if f.code == "PP006"]
+    assert finding.due_date == "2027-02-18"  # 80.10.2+, the newest release's
     assert _said({"pyproject.toml": NAME + tool}, "PP006") == [
         (
             6,
