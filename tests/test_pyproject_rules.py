@@ -709,8 +709,8 @@ PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] 
         pytest.param("[tool.setuptools]\npackages = {find = {}}\n", [], id="packages-find"),
         pytest.param('[tool.setuptools]\npackages = ["a"]\n', [], id="packages-names"),
         pytest.param(
-            '[tool.setuptools.dynamic]\nbar = {attr = "x"}\n'
-            'dependencies = {file = "r.txt"}\nversion = {attr = "a.v"}\n',
+            '[tool.setuptools.dynamic]\nversion = {attr = "a.v"}\nbar = {attr = "x"}\n'
+            'dependencies = {file = "r.txt"}\n',
             [
                 (
                     5,
