@@ -895,3 +895,13 @@ def test_dynamic_items() -> None:
     assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
         "setup(author=...) supplies `authors`"
     ]
+
+
+def test_missing_dynamic_after_a_declared_field() -> None:
+    files = {
+        "pyproject.toml": NAME + 'dynamic = ["authors"]\n',
+        "setup.py": SETUP.format('author="A", keywords=["k"]'),
+    }
+    assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
+        "setup(keywords=...) supplies `keywords`"
+    ]
