@@ -680,14 +680,15 @@ PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] 
             id="unknown-keys",
         ),
         pytest.param(
-            "[tool.setuptools]\next-modules = []\n",
+            "[tool.setuptools]\next-modules = []\nfoo = 1\n",
             [
                 (
                     6,
                     (">=61.0.0,<74.1.0",),
                     "`tool.setuptools.ext-modules` is only known to setuptools >= 74.1.0",
                     "require `setuptools>=74.1.0` in build-system.requires",
-                )
+                ),
+                (7, (">=61.0.0",), _unknown("foo"), "remove `foo`"),
             ],
             id="later-key",
         ),
