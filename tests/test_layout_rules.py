@@ -514,3 +514,14 @@ def test_license_pattern_findings_in_full() -> None:
             "2027-02-18",
         ),
     ]
+
+
+def test_flat_layout_failing_only_where_discovery_is_skipped() -> None:
+    """`htmlcov` is a package for 61.0.x (reserved from 67.5.1), so only 67.5.1+ would see
+    two modules, and `configuration=` skips discovery from 61.1.0: no release fails."""
+    setup = 'from setuptools import setup\n\nsetup(name="probe", version="1.0"{})\n'
+    tree = {"htmlcov/x.py": "", "a.py": "", "b.py": ""}
+    assert _ly({"setup.py": setup.format(", configuration=cfg"), **tree}) == []
+    assert _ly({"setup.py": setup.format(""), **tree}) == [
+        ("LY001", "setup.py", (">=67.5.1",), (">=67.5.1",), ())
+    ]
