@@ -525,3 +525,13 @@ def test_flat_layout_failing_only_where_discovery_is_skipped() -> None:
     assert _ly({"setup.py": setup.format(""), **tree}) == [
         ("LY001", "setup.py", (">=67.5.1",), (">=67.5.1",), ())
     ]
+
+
+def test_empty_license_pattern() -> None:
+    """``glob("")`` finds nothing, and "" is no valid pattern: setuptools warns twice."""
+    files = {"pyproject.toml": NAME + 'license-files = [""]\n', "LICENSE": ""}
+    found = [f.message for f in check(files).findings if f.code == "LY002"]
+    assert found == [
+        "license pattern '' (`project.license-files`) contains characters that are not valid "
+        "in a glob pattern and " + NO_MATCH
+    ]
