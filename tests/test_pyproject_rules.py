@@ -906,3 +906,10 @@ def test_missing_dynamic_after_a_declared_field() -> None:
     assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
         "setup(keywords=...) supplies `keywords`"
     ]
+
+
+def test_fields_after_a_license_string_are_checked() -> None:
+    files = {"pyproject.toml": NAME + 'license = "MIT"\ndescription = 1\n'}
+    assert _said(files, "PP001") == [
+        (5, (">=61.0.0",), "`project.description` must be a string", "fix the value's type")
+    ]
