@@ -483,3 +483,55 @@ def test_license_pattern_matching(patterns: str, expected: list[tuple[str, str]]
     }
     found = [(f.path, f.message) for f in check(files).findings if f.code == "LY002"]
     assert found == expected
+
+
+def test_license_pattern_findings_in_full() -> None:
+    """Message, line, fix and due date of each kind of LY002 finding."""
+    files = {"setup.cfg": CFG.format("../LICENSE, LICENSE{1}"), "LICENSE{1}": ""}
+    found = [
+        (f.path, f.line, f.message, f.fix, f.due_date)
+        for f in check(files).findings
+        if f.code == "LY002"
+    ]
+    label = "license pattern {!r} (`license_files` in setup.cfg)"
+    fix = "fix the pattern so that it matches the license files the sdist ships"
+    assert found == [
+        (
+            "setup.cfg",
+            4,
+            label.format("../LICENSE") + " contains '..'; setuptools 77.0.1 stopped with "
+            "\"cannot contain '..'\" and later releases warn",
+            "copy the license file into the project and name it without '..'",
+            "2027-02-18",
+        ),
+        ("setup.cfg", 4, label.format("../LICENSE") + " " + NO_MATCH, fix, "2027-02-18"),
+        (
+            "setup.cfg",
+            4,
+            label.format("LICENSE{1}") + " contains characters that are not valid in a glob "
+            "pattern; setuptools >= 77.0.1 warns and the warning is meant to become an error",
+            fix,
+            "2027-02-18",
+        ),
+    ]
+
+
+def test_flat_layout_failing_only_where_discovery_is_skipped() -> None:
+    """`htmlcov` is a package for 61.0.x (reserved from 67.5.1), so only 67.5.1+ would see
+    two modules, and `configuration=` skips discovery from 61.1.0: no release fails."""
+    setup = 'from setuptools import setup\n\nsetup(name="probe", version="1.0"{})\n'
+    tree = {"htmlcov/x.py": "", "a.py": "", "b.py": ""}
+    assert _ly({"setup.py": setup.format(", configuration=cfg"), **tree}) == []
+    assert _ly({"setup.py": setup.format(""), **tree}) == [
+        ("LY001", "setup.py", (">=67.5.1",), (">=67.5.1",), ())
+    ]
+
+
+def test_empty_license_pattern() -> None:
+    """``glob("")`` finds nothing, and "" is no valid pattern: setuptools warns twice."""
+    files = {"pyproject.toml": NAME + 'license-files = [""]\n', "LICENSE": ""}
+    found = [f.message for f in check(files).findings if f.code == "LY002"]
+    assert found == [
+        "license pattern '' (`project.license-files`) contains characters that are not valid "
+        "in a glob pattern and " + NO_MATCH
+    ]

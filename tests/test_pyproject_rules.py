@@ -680,14 +680,15 @@ PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] 
             id="unknown-keys",
         ),
         pytest.param(
-            "[tool.setuptools]\next-modules = []\n",
+            "[tool.setuptools]\next-modules = []\nfoo = 1\n",
             [
                 (
                     6,
                     (">=61.0.0,<74.1.0",),
                     "`tool.setuptools.ext-modules` is only known to setuptools >= 74.1.0",
                     "require `setuptools>=74.1.0` in build-system.requires",
-                )
+                ),
+                (7, (">=61.0.0",), _unknown("foo"), "remove `foo`"),
             ],
             id="later-key",
         ),
@@ -701,11 +702,16 @@ PACKAGES_FIX = 'write `packages = ["pkg"]` or a [tool.setuptools.packages.find] 
             [(6, (">=61.0.0",), PACKAGES, PACKAGES_FIX)],
             id="packages-table-with-more-than-find",
         ),
+        pytest.param(
+            "[tool.setuptools]\nzip-safe = false\nfoo = 1\n",
+            [(7, (">=61.0.0",), _unknown("foo"), "remove `foo`")],
+            id="unknown-key-after-a-known-one",
+        ),
         pytest.param("[tool.setuptools]\npackages = {find = {}}\n", [], id="packages-find"),
         pytest.param('[tool.setuptools]\npackages = ["a"]\n', [], id="packages-names"),
         pytest.param(
-            '[tool.setuptools.dynamic]\nbar = {attr = "x"}\n'
-            'dependencies = {file = "r.txt"}\nversion = {attr = "a.v"}\n',
+            '[tool.setuptools.dynamic]\nversion = {attr = "a.v"}\nbar = {attr = "x"}\n'
+            'dependencies = {file = "r.txt"}\n',
             [
                 (
                     5,
@@ -730,6 +736,8 @@ def test_tool_table_messages(tool: str, expected: list[Said]) -> None:
 
 def test_tool_license_files_messages() -> None:
     tool = '\n[tool.setuptools]\nlicense-files = ["LICENSE"]\n'
+    (finding,) = [f for f in check({"pyproject.toml": NAME + tool}).findings if f.code == "PP006"]
+    assert finding.due_date == "2027-02-18"  # 80.10.2+, the newest release's
     assert _said({"pyproject.toml": NAME + tool}, "PP006") == [
         (
             6,
@@ -887,4 +895,21 @@ def test_dynamic_items() -> None:
     ]
     assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
         "setup(author=...) supplies `authors`"
+    ]
+
+
+def test_missing_dynamic_after_a_declared_field() -> None:
+    files = {
+        "pyproject.toml": NAME + 'dynamic = ["authors"]\n',
+        "setup.py": SETUP.format('author="A", keywords=["k"]'),
+    }
+    assert [f[2].split(",")[0] for f in _said(files, "PP008")] == [
+        "setup(keywords=...) supplies `keywords`"
+    ]
+
+
+def test_fields_after_a_license_string_are_checked() -> None:
+    files = {"pyproject.toml": NAME + 'license = "MIT"\ndescription = 1\n'}
+    assert _said(files, "PP001") == [
+        (5, (">=61.0.0",), "`project.description` must be a string", "fix the value's type")
     ]
