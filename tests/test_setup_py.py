@@ -708,6 +708,7 @@ def test_sp001_follows_local_imports_two_levels(relative: bool, length: int, fou
         ),
         pytest.param("import distutils.command\n", "distutils.command", False, id="a-module"),
         pytest.param("x = 1\n", "build_py", False, id="not-imported"),
+        pytest.param("x = 1\n", "make_command()", False, id="a-call"),
     ],
 )
 def test_sp010_how_distutils_build_py_is_named(imports: str, value: str, found: bool) -> None:
