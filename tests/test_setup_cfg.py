@@ -460,3 +460,48 @@ def test_sc009_only_a_true_universal_in_the_wheel_sections(cfg: str, lines: list
 def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
     cfg = "[metadata]\nname = x\ndescription = one\nsummary = two\n  lines\n"
     assert [line for line, *_ in _sc(cfg, "SC012")] == [4]
+
+
+# Mutants of setup_cfg/_shared.py (`_advice`, `_ini_option`) that survived.
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message", "fix"),
+    [
+        pytest.param(
+            "[metadata]\nname = x\ndescription-file = README.md docs/x.md\n",
+            "dash-separated key `description-file` in [metadata]: setuptools never read "
+            "`description-file` (a pbr key) and ignores it; write `long_description = file: "
+            "README.md, docs/x.md` and `long_description_content_type = text/markdown`",
+            "long_description = file: README.md, docs/x.md\n"
+            "long_description_content_type = text/markdown",
+            id="pbr-description-file",
+        ),
+        pytest.param(
+            "[metadata]\ndescription-file =\n",
+            "dash-separated key `description-file` in [metadata]: setuptools never read "
+            "`description-file` (a pbr key) and ignores it; write `long_description = file: "
+            "README.rst` and `long_description_content_type = text/x-rst`",
+            "long_description = file: README.rst\nlong_description_content_type = text/x-rst",
+            id="pbr-description-file-empty",
+        ),
+        pytest.param(
+            "[metadata]\nRequires = six\n",
+            "uppercase key `Requires` in [metadata]: setuptools does not install requirements "
+            "listed in `Requires`; move them to `install_requires` in [options]",
+            "[options]\ninstall_requires =\n    six",
+            id="requires",
+        ),
+        pytest.param(
+            "[metadata]\nrequires-dist =\n    six\n\n    requests\n",
+            "dash-separated key `requires-dist` in [metadata]: setuptools does not install "
+            "requirements listed in `requires-dist`; move them to `install_requires` in "
+            "[options]",
+            "[options]\ninstall_requires =\n    six\n\n    requests",
+            id="requires-dist-blank-line-stays-empty",
+        ),
+    ],
+)
+def test_metadata_key_advice(cfg: str, message: str, fix: str) -> None:
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.message, finding.fix) == (message, fix)
