@@ -500,6 +500,29 @@ def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
             "[options]\ninstall_requires =\n    six\n\n    requests",
             id="requires-dist-blank-line-stays-empty",
         ),
+        pytest.param(
+            "[metadata]\nprovides-extra = test docs\n",
+            "dash-separated key `provides-extra` in [metadata]: setuptools ignores "
+            "`provides-extra`; declare each extra as a key of [options.extras_require] with "
+            "its requirements",
+            "[options.extras_require]\ntest =\ndocs =",
+            id="provides-extra",
+        ),
+        pytest.param(
+            "[metadata]\nrequires-python = >=3.8\n",
+            "dash-separated key `requires-python` in [metadata]: setuptools ignores "
+            "`requires-python` in [metadata]; write `python_requires` in [options]",
+            "[options]\npython_requires = >=3.8",
+            id="requires-python",
+        ),
+        pytest.param(
+            "[metadata]\nhome-page-x = a\n    b\n",
+            "dash-separated key `home-page-x` in [metadata]: setuptools does not know "
+            "`home_page_x` either and ignores it; delete the key or use an option listed in "
+            "the setuptools docs",
+            "# sapper fix: setuptools ignores home-page-x (SC001)\n# home-page-x = a\n#     b",
+            id="unknown-key-commented-out",
+        ),
     ],
 )
 def test_metadata_key_advice(cfg: str, message: str, fix: str) -> None:
