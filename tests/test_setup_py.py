@@ -729,3 +729,53 @@ def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
     assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
         ["SP010"] if found else []
     )
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {
+                "setup.py": "import pkg_resources\nimport mypkg\n" + H,
+                "mypkg/__init__.py": "import setuptools\nimport pkg_resources\n"
+                "import setuptools.lib2to3_ex\n",
+            },
+            [(1, None), (2, "mypkg/__init__.py:3")],
+            id="after-a-shipped-and-an-already-reported-module",
+        ),
+        # setuptools' own sdist (and vendoring projects) ship setuptools/, pkg_resources/
+        # or distutils/ directories: setup.py's imports of those are not the project's.
+        pytest.param(
+            {
+                "setup.py": "import os\nimport setuptools\n",
+                "setuptools/__init__.py": "import setuptools.lib2to3_ex\n",
+            },
+            [],
+            id="local-setuptools",
+        ),
+        pytest.param(
+            {
+                "setup.py": "import os\nfrom pkg_resources import extern\n",
+                "pkg_resources/__init__.py": "import setuptools.lib2to3_ex\n",
+            },
+            [(2, None)],
+            id="local-pkg_resources",
+        ),
+        pytest.param(
+            {
+                "setup.py": "import os\nimport distutils.core\n" + H,
+                "distutils/__init__.py": "import setuptools.lib2to3_ex\n",
+                "distutils/core.py": "import setuptools.lib2to3_ex\n",
+            },
+            [],
+            id="local-distutils",
+        ),
+    ],
+)
+def test_sp001_which_local_imports_are_followed(
+    files: dict[str, str], expected: list[tuple[int, str | None]]
+) -> None:
+    got = [
+        (row[1], next((p for p in row[5].split() if ".py:" in p), None)) for row in _sp001(files)
+    ]
+    assert got == expected
