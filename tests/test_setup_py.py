@@ -779,3 +779,46 @@ def test_sp001_which_local_imports_are_followed(
         (row[1], next((p for p in row[5].split() if ".py:" in p), None)) for row in _sp001(files)
     ]
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "from setuptools.dist import check_test_suite\n",
+            [
+                (
+                    1,
+                    1,
+                    "setup.py uses `setuptools.dist.check_test_suite`: setuptools removed it "
+                    "(ImportError); stop using it",
+                )
+            ],
+            id="default-advice",
+        ),
+        pytest.param(
+            "import setuptools.command.easy_install as ei\nx = ei.get_script_header\n",
+            [
+                (
+                    2,
+                    5,
+                    "setup.py uses `setuptools.command.easy_install.get_script_header`: "
+                    "setuptools removed it (ImportError); drop the script-generation patch",
+                )
+            ],
+            id="attribute-column",
+        ),
+        pytest.param(
+            "from setuptools.dist import check_test_suite\nimport setuptools.dist\n"
+            "x = setuptools.dist.check_test_suite\n",
+            [(1, 1, None)],
+            id="one-finding-per-name",
+        ),
+    ],
+)
+def test_sp003_removed_names(source: str, expected: list[tuple]) -> None:
+    """``None`` for a message: only the position is compared."""
+    got = [(f.line, f.column, f.message) for f in check({"setup.py": source}).findings]
+    assert len(got) == len(expected)
+    for (line, column, message), want in zip(got, expected, strict=True):
+        assert (line, column, message if want[2] else None) == want
