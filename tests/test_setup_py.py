@@ -822,3 +822,42 @@ def test_sp003_removed_names(source: str, expected: list[tuple]) -> None:
     assert len(got) == len(expected)
     for (line, column, message), want in zip(got, expected, strict=True):
         assert (line, column, message if want[2] else None) == want
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(H + "setup(long_description='a\\nb')\n", [], id="sp007-other-keyword"),
+        pytest.param(
+            H + "setup(install_requires=['a'], setup_requires={'b'})\n",
+            [("SP004", 2, (">=0",))],
+            id="sp004-after-a-list",
+        ),
+        pytest.param(
+            H + "setup(cmdclass=base.copy())\n", [], id="sp008-cmdclass-from-a-method-call"
+        ),
+        pytest.param(
+            H + "from distutils.dir_util import mkpath\n"
+            "x = [print('a'), mkpath('b', dry_run=1)]\nsetup()\n",
+            [("SP008", 3, (">=81.0.0",))],
+            id="sp008-after-another-call-in-one-statement",
+        ),
+        pytest.param(
+            H + "from distutils.dir_util import mkpath\n"
+            "x = [mkpath('a'), mkpath('b', dry_run=1)]\nsetup()\n",
+            [("SP008", 3, (">=81.0.0",))],
+            id="sp008-after-a-call-without-dry-run-in-one-statement",
+        ),
+        pytest.param(
+            H + "from setuptools.command.build_py import build_py\n"
+            "class Mixin:\n    def run(self):\n"
+            "        self.copy_file('a', 'b', dry_run=self.dry_run)\n"
+            "class B(Mixin, build_py):\n    pass\n"
+            "setup(cmdclass={'build_py': B})\n",
+            [("SP008", 5, (">=81.0.0",))],
+            id="sp008-mixin-before-an-imported-base",
+        ),
+    ],
+)
+def test_setup_py_rules_keep_going(source: str, expected: list[tuple]) -> None:
+    assert _sp(source) == expected
