@@ -861,3 +861,27 @@ def test_sp003_removed_names(source: str, expected: list[tuple]) -> None:
 )
 def test_setup_py_rules_keep_going(source: str, expected: list[tuple]) -> None:
     assert _sp(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param(
+            "setup(include_package_data=True, cmdclass={**base, 'sdist': dbp, 'build_py': dbp})\n",
+            [("SP010", 3, 78)],
+            id="only-the-build_py-entry",
+        ),
+        pytest.param(
+            "setup(include_package_data=True, cmdclass={'build': dbp})\n", [], id="other-command"
+        ),
+        pytest.param(
+            "import sys\nif sys.argv:\n    setup(include_package_data=True, cmdclass=make())\n"
+            "else:\n    setup(include_package_data=True, cmdclass={'build_py': dbp})\n",
+            [("SP010", 7, 60)],
+            id="second-setup-call",
+        ),
+    ],
+)
+def test_sp010_which_cmdclass_entry(call: str, expected: list[tuple]) -> None:
+    result = check({"setup.py": _DBP + call})
+    assert [(f.code, f.line, f.column) for f in result.findings] == expected
