@@ -282,3 +282,12 @@ def test_universe_in_version_order_and_parsed_unpublished(cat: Catalogue) -> Non
     assert cat.universe.index("60.9.3") < cat.universe.index("60.10.0")
     assert cat.parsed("60.10.1") == Version("60.10.1")
     assert cat.parsed("60.10.0") == Version("60.10.0")
+
+
+def test_select_skips_a_prerelease_the_requirement_does_not_name(cat: Catalogue) -> None:
+    """63.0.0b1 matches `<63.0.1,!=63.0.0`, but a requirement without a prerelease in it
+    does not allow prereleases (pip's rule), so the choice is the release before."""
+    from packaging.specifiers import SpecifierSet
+
+    assert cat.select(SpecifierSet("<63.0.1,!=63.0.0")) == "62.6.0"
+    assert cat.select(SpecifierSet("<63.0.0b2")) == "63.0.0b1"
