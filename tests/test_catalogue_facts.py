@@ -192,6 +192,16 @@ def test_releases(cat: Catalogue) -> None:
             "setuptools 78.0.3 was never published on PyPI, so no build can get it; "
             "the releases around it are 78.0.2 and 78.1.0",
         ),
+        (  # version order, not string order: 60.10.0 sorts before 60.9.3 as text
+            "60.10.1",
+            "setuptools 60.10.1 was never published on PyPI, so no build can get it; "
+            "the releases around it are 60.10.0 and 61.0.0",
+        ),
+        (
+            "60.1.2",
+            "setuptools 60.1.2 was never published on PyPI, so no build can get it; "
+            "the releases around it are 60.1.1 and 60.2.0",
+        ),
         (  # just above the oldest release: a gap, not "older than the oldest"
             "38.0.5",
             "setuptools 38.0.5 was never published on PyPI, so no build can get it; "
@@ -263,3 +273,21 @@ def test_key_check_defaults(raw: dict[str, object], checked: str, outside: str) 
     assert (check.checked, check.outside) == (checked, outside)
     assert check.exempt == frozenset()
     assert check.enforceable is False
+
+
+def test_universe_in_version_order_and_parsed_unpublished(cat: Catalogue) -> None:
+    from packaging.version import Version
+
+    assert list(cat.universe) == sorted(cat.universe, key=Version)
+    assert cat.universe.index("60.9.3") < cat.universe.index("60.10.0")
+    assert cat.parsed("60.10.1") == Version("60.10.1")
+    assert cat.parsed("60.10.0") == Version("60.10.0")
+
+
+def test_select_skips_a_prerelease_the_requirement_does_not_name(cat: Catalogue) -> None:
+    """63.0.0b1 matches `<63.0.1,!=63.0.0`, but a requirement without a prerelease in it
+    does not allow prereleases (pip's rule), so the choice is the release before."""
+    from packaging.specifiers import SpecifierSet
+
+    assert cat.select(SpecifierSet("<63.0.1,!=63.0.0")) == "62.6.0"
+    assert cat.select(SpecifierSet("<63.0.0b2")) == "63.0.0b1"

@@ -460,3 +460,71 @@ def test_sc009_only_a_true_universal_in_the_wheel_sections(cfg: str, lines: list
 def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
     cfg = "[metadata]\nname = x\ndescription = one\nsummary = two\n  lines\n"
     assert [line for line, *_ in _sc(cfg, "SC012")] == [4]
+
+
+# Mutants of setup_cfg/_shared.py (`_advice`, `_ini_option`) that survived.
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message", "fix"),
+    [
+        pytest.param(
+            "[metadata]\nname = x\ndescription-file = README.md docs/x.md\n",
+            "dash-separated key `description-file` in [metadata]: setuptools never read "
+            "`description-file` (a pbr key) and ignores it; write `long_description = file: "
+            "README.md, docs/x.md` and `long_description_content_type = text/markdown`",
+            "long_description = file: README.md, docs/x.md\n"
+            "long_description_content_type = text/markdown",
+            id="pbr-description-file",
+        ),
+        pytest.param(
+            "[metadata]\ndescription-file =\n",
+            "dash-separated key `description-file` in [metadata]: setuptools never read "
+            "`description-file` (a pbr key) and ignores it; write `long_description = file: "
+            "README.rst` and `long_description_content_type = text/x-rst`",
+            "long_description = file: README.rst\nlong_description_content_type = text/x-rst",
+            id="pbr-description-file-empty",
+        ),
+        pytest.param(
+            "[metadata]\nRequires = six\n",
+            "uppercase key `Requires` in [metadata]: setuptools does not install requirements "
+            "listed in `Requires`; move them to `install_requires` in [options]",
+            "[options]\ninstall_requires =\n    six",
+            id="requires",
+        ),
+        pytest.param(
+            "[metadata]\nrequires-dist =\n    six\n\n    requests\n",
+            "dash-separated key `requires-dist` in [metadata]: setuptools does not install "
+            "requirements listed in `requires-dist`; move them to `install_requires` in "
+            "[options]",
+            "[options]\ninstall_requires =\n    six\n\n    requests",
+            id="requires-dist-blank-line-stays-empty",
+        ),
+        pytest.param(
+            "[metadata]\nprovides-extra = test docs\n",
+            "dash-separated key `provides-extra` in [metadata]: setuptools ignores "
+            "`provides-extra`; declare each extra as a key of [options.extras_require] with "
+            "its requirements",
+            "[options.extras_require]\ntest =\ndocs =",
+            id="provides-extra",
+        ),
+        pytest.param(
+            "[metadata]\nrequires-python = >=3.8\n",
+            "dash-separated key `requires-python` in [metadata]: setuptools ignores "
+            "`requires-python` in [metadata]; write `python_requires` in [options]",
+            "[options]\npython_requires = >=3.8",
+            id="requires-python",
+        ),
+        pytest.param(
+            "[metadata]\nhome-page-x = a\n    b\n",
+            "dash-separated key `home-page-x` in [metadata]: setuptools does not know "
+            "`home_page_x` either and ignores it; delete the key or use an option listed in "
+            "the setuptools docs",
+            "# sapper fix: setuptools ignores home-page-x (SC001)\n# home-page-x = a\n#     b",
+            id="unknown-key-commented-out",
+        ),
+    ],
+)
+def test_metadata_key_advice(cfg: str, message: str, fix: str) -> None:
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.message, finding.fix) == (message, fix)

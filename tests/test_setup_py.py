@@ -708,6 +708,7 @@ def test_sp001_follows_local_imports_two_levels(relative: bool, length: int, fou
         ),
         pytest.param("import distutils.command\n", "distutils.command", False, id="a-module"),
         pytest.param("x = 1\n", "build_py", False, id="not-imported"),
+        pytest.param("x = 1\n", "make_command()", False, id="a-call"),
     ],
 )
 def test_sp010_how_distutils_build_py_is_named(imports: str, value: str, found: bool) -> None:
@@ -728,3 +729,159 @@ def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
     assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
         ["SP010"] if found else []
     )
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {
+                "setup.py": "import pkg_resources\nimport mypkg\n" + H,
+                "mypkg/__init__.py": "import setuptools\nimport pkg_resources\n"
+                "import setuptools.lib2to3_ex\n",
+            },
+            [(1, None), (2, "mypkg/__init__.py:3")],
+            id="after-a-shipped-and-an-already-reported-module",
+        ),
+        # setuptools' own sdist (and vendoring projects) ship setuptools/, pkg_resources/
+        # or distutils/ directories: setup.py's imports of those are not the project's.
+        pytest.param(
+            {
+                "setup.py": "import os\nimport setuptools\n",
+                "setuptools/__init__.py": "import setuptools.lib2to3_ex\n",
+            },
+            [],
+            id="local-setuptools",
+        ),
+        pytest.param(
+            {
+                "setup.py": "import os\nfrom pkg_resources import extern\n",
+                "pkg_resources/__init__.py": "import setuptools.lib2to3_ex\n",
+            },
+            [(2, None)],
+            id="local-pkg_resources",
+        ),
+        pytest.param(
+            {
+                "setup.py": "import os\nimport distutils.core\n" + H,
+                "distutils/__init__.py": "import setuptools.lib2to3_ex\n",
+                "distutils/core.py": "import setuptools.lib2to3_ex\n",
+            },
+            [],
+            id="local-distutils",
+        ),
+    ],
+)
+def test_sp001_which_local_imports_are_followed(
+    files: dict[str, str], expected: list[tuple[int, str | None]]
+) -> None:
+    got = [
+        (row[1], next((p for p in row[5].split() if ".py:" in p), None)) for row in _sp001(files)
+    ]
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "from setuptools.dist import check_test_suite\n",
+            [
+                (
+                    1,
+                    1,
+                    "setup.py uses `setuptools.dist.check_test_suite`: setuptools removed it "
+                    "(ImportError); stop using it",
+                )
+            ],
+            id="default-advice",
+        ),
+        pytest.param(
+            "import setuptools.command.easy_install as ei\nx = ei.get_script_header\n",
+            [
+                (
+                    2,
+                    5,
+                    "setup.py uses `setuptools.command.easy_install.get_script_header`: "
+                    "setuptools removed it (ImportError); drop the script-generation patch",
+                )
+            ],
+            id="attribute-column",
+        ),
+        pytest.param(
+            "from setuptools.dist import check_test_suite\nimport setuptools.dist\n"
+            "x = setuptools.dist.check_test_suite\n",
+            [(1, 1, None)],
+            id="one-finding-per-name",
+        ),
+    ],
+)
+def test_sp003_removed_names(source: str, expected: list[tuple]) -> None:
+    """``None`` for a message: only the position is compared."""
+    got = [(f.line, f.column, f.message) for f in check({"setup.py": source}).findings]
+    assert len(got) == len(expected)
+    for (line, column, message), want in zip(got, expected, strict=True):
+        assert (line, column, message if want[2] else None) == want
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(H + "setup(long_description='a\\nb')\n", [], id="sp007-other-keyword"),
+        pytest.param(
+            H + "setup(install_requires=['a'], setup_requires={'b'})\n",
+            [("SP004", 2, (">=0",))],
+            id="sp004-after-a-list",
+        ),
+        pytest.param(
+            H + "setup(cmdclass=base.copy())\n", [], id="sp008-cmdclass-from-a-method-call"
+        ),
+        pytest.param(
+            H + "from distutils.dir_util import mkpath\n"
+            "x = [print('a'), mkpath('b', dry_run=1)]\nsetup()\n",
+            [("SP008", 3, (">=81.0.0",))],
+            id="sp008-after-another-call-in-one-statement",
+        ),
+        pytest.param(
+            H + "from distutils.dir_util import mkpath\n"
+            "x = [mkpath('a'), mkpath('b', dry_run=1)]\nsetup()\n",
+            [("SP008", 3, (">=81.0.0",))],
+            id="sp008-after-a-call-without-dry-run-in-one-statement",
+        ),
+        pytest.param(
+            H + "from setuptools.command.build_py import build_py\n"
+            "class Mixin:\n    def run(self):\n"
+            "        self.copy_file('a', 'b', dry_run=self.dry_run)\n"
+            "class B(Mixin, build_py):\n    pass\n"
+            "setup(cmdclass={'build_py': B})\n",
+            [("SP008", 5, (">=81.0.0",))],
+            id="sp008-mixin-before-an-imported-base",
+        ),
+    ],
+)
+def test_setup_py_rules_keep_going(source: str, expected: list[tuple]) -> None:
+    assert _sp(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param(
+            "setup(include_package_data=True, cmdclass={**base, 'sdist': dbp, 'build_py': dbp})\n",
+            [("SP010", 3, 78)],
+            id="only-the-build_py-entry",
+        ),
+        pytest.param(
+            "setup(include_package_data=True, cmdclass={'build': dbp})\n", [], id="other-command"
+        ),
+        pytest.param(
+            "import sys\nif sys.argv:\n    setup(include_package_data=True, cmdclass=make())\n"
+            "else:\n    setup(include_package_data=True, cmdclass={'build_py': dbp})\n",
+            [("SP010", 7, 60)],
+            id="second-setup-call",
+        ),
+    ],
+)
+def test_sp010_which_cmdclass_entry(call: str, expected: list[tuple]) -> None:
+    result = check({"setup.py": _DBP + call})
+    assert [(f.code, f.line, f.column) for f in result.findings] == expected
