@@ -85,6 +85,19 @@ def status_at(finding: Finding, version: str, cat: Catalogue | None = None) -> S
     return "deprecated"
 
 
+def failing_codes(
+    findings: Sequence[Finding], version: str, *, enforce: bool = False
+) -> tuple[str, ...]:
+    """The codes of the findings that make a build with setuptools ``version`` fail (with
+    ``SETUPTOOLS_ENFORCE_DEPRECATION=1`` if ``enforce``), each once, in finding order: the
+    ``because`` of a verdict."""
+    return tuple(
+        dict.fromkeys(
+            f.code for f in findings if contains(f.fails_enforced if enforce else f.fails, version)
+        )
+    )
+
+
 def _verdict(
     findings: Sequence[Finding], bs: BuildSystem, options: Options, cat: Catalogue
 ) -> Verdict:
@@ -118,11 +131,7 @@ def _verdict(
         )
         if options.python:
             reason += f" on Python {options.python}"
-    because = tuple(
-        dict.fromkeys(
-            f.code for f in findings if contains(f.fails_enforced if enforce else f.fails, version)
-        )
-    )
+    because = failing_codes(findings, version, enforce=enforce)
     if bs.uses_setuptools == "assumed":
         reason += f"; in-tree backend {bs.backend} assumed to wrap setuptools"
     return Verdict(

@@ -655,13 +655,7 @@ def _installed(env_dir: Path, name: str) -> bool:
 
 
 def _is_named(text: str, name: str) -> bool:
-    from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
-
-    try:
-        return canonicalize_name(Requirement(text).name) == name
-    except InvalidRequirement:
-        return False
+    return bool(name) and _name(text) == name
 
 
 def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:

@@ -13,13 +13,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._exceptions import SapperError, UsageError
 from ..build import Builder, BuildResult, Limits, Mode
 from ..scan.corpus import Job, VersionPolicy
 from .model import CLASSES, Backend, SideResult, TargetRow, classify
 from .store import CanaryStore, run_id_for
+
+if TYPE_CHECKING:
+    from .._files import ProjectFiles
+    from ..check import Options
+    from ..model import TargetResult
 
 __all__ = [
     "OTHER_BACKEND_TIMEOUT",
@@ -165,9 +170,9 @@ def _statics(
     bytes ``data`` when given) and one run of the rules: the verdicts differ only by the
     setuptools version (and the enforcement of deprecations) they are evaluated at."""
     from .._directory import read_directory
-    from ..check import Options, check_files
+    from ..check import Options, check_files, failing_codes
     from ..sources import read_sdist
-    from ..versions import catalogue, contains
+    from ..versions import catalogue
 
     unknown: Static = ("unknown", ())
     sides = (s.baseline, s.candidate)
@@ -208,24 +213,17 @@ def _statics(
         version = catalogue().validate_version(version)
     except SapperError:
         return (first, unknown), result.uses_setuptools, ident
-    enforce = _enforces(sides[1])
-    because = tuple(
-        dict.fromkeys(
-            f.code
-            for f in result.findings
-            if contains(f.fails_enforced if enforce else f.fails, version)
-        )
-    )
+    because = failing_codes(result.findings, version, enforce=_enforces(sides[1]))
     second: Static = ("fails" if because else "builds", because)
     return (first, second), result.uses_setuptools, ident
 
 
 def _statics_each(
     path: Path,
-    files: Any,
+    files: ProjectFiles,
     kind: Literal["directory", "sdist"],
-    options: list[Any],
-    first: Any,
+    options: list[Options],
+    first: TargetResult | None,
 ) -> tuple[tuple[Static, Static], bool | None, tuple[str | None, str | None]]:
     """The static verdicts of the sides one by one (``first``: the baseline's result, or
     None when it raised), from the files read once."""

@@ -105,7 +105,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SECONDS",
         type=positive_int,
         default=300,
-        help="wall-clock limit per hook (default 300)",
+        help=(
+            "wall-clock limit per hook (default 300; at most 60, without retry, for an sdist "
+            "built by another backend than setuptools unless --all-backends)"
+        ),
     )
     parser.add_argument(
         "--memory",
