@@ -766,3 +766,54 @@ def test_biggest_sdists_are_built_first(tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "_execute", execute)
     run_canary([str(corpus)], options=_options(tmp_path, "77.0.3", "78.0.1"))
     assert seen == ["zzz-1.0.tar.gz", "mmm-1.0.tar.gz", "aaa-1.0.tar.gz"]
+
+
+def test_store_keeps_permanent_prepare_fails_out_of_retry(tmp_path):
+    import duckdb
+
+    from sapper.canary import TargetRow
+
+    db = tmp_path / "store.duckdb"
+    gone = TargetRow(
+        key="req:torch",
+        target="torch",
+        project=None,
+        version=None,
+        cls="prepare-fail",
+        error="no sdist",
+        permanent=True,
+    )
+    flaky = TargetRow(
+        key="abc",
+        target="x==1",
+        project="x",
+        version="1",
+        cls="prepare-fail",
+        error="HTTP 503",
+    )
+    with CanaryStore(db) as store:
+        store.write("run", [gone, flaky])
+        assert {r.key: r.permanent for r in store.rows("run")} == {"req:torch": True, "abc": False}
+        assert store.done_keys("run") == {"req:torch", "abc"}
+        assert store.done_keys("run", retry=("prepare-fail",)) == {"req:torch"}
+    # a store written before the column existed: read-only readers see no permanent row,
+    # a writer adds the column
+    old = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(old))
+    con.execute(
+        "CREATE TABLE canary_results (run_id VARCHAR, key VARCHAR, target VARCHAR, "
+        "project VARCHAR, version VARCHAR, downloads BIGINT, class VARCHAR, "
+        "uses_setuptools BOOLEAN, error VARCHAR, baseline VARCHAR, candidate VARCHAR, "
+        "written VARCHAR, PRIMARY KEY (run_id, key))"
+    )
+    con.execute(
+        "INSERT INTO canary_results VALUES ('run', 'k', 't', NULL, NULL, NULL, "
+        "'prepare-fail', NULL, 'e', NULL, NULL, 'now')"
+    )
+    con.close()
+    with CanaryStore(old, read_only=True) as store:
+        assert [r.permanent for r in store.rows("run")] == [False]
+        assert store.done_keys("run", retry=("prepare-fail",)) == set()
+    with CanaryStore(old) as store:
+        store.write("run", [gone])
+        assert {r.key: r.permanent for r in store.rows("run")} == {"k": False, "req:torch": True}

@@ -116,3 +116,23 @@ def test_renderings_escape_and_show_the_sections():
     page = render_html(report)
     assert "<script>" not in page
     assert "&lt;script&gt;" in page
+
+
+def test_permanent_prepare_fails_are_not_retried():
+    wheel_only = TargetRow(
+        key="req:torch",
+        target="torch",
+        project=None,
+        version=None,
+        cls="prepare-fail",
+        error="torch: no matching release has an sdist on https://pypi.org/simple",
+        permanent=True,
+    )
+    report = summarize([*ROWS, wheel_only], {"run_id": "abc"}, today=_dt.date(2026, 12, 3))
+    assert report["retry"] == ["e==1.0", "f==1.0"]
+    assert report["retry_reasons"] == {"prepare-fail": 1, "timeout": 1}
+    assert report["not_retried"] == [{"target": "torch", "reason": wheel_only.error}]
+    text = render_text(report)
+    assert "not retried (1 prepare-fail that no rerun changes" in text
+    assert "  torch: torch: no matching release has an sdist" in text
+    assert "not retried" not in render_text(summarize(ROWS, {"run_id": "abc"}))

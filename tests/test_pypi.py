@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -232,11 +233,31 @@ RESOLVE_ERRORS = [
 ]
 
 
+#: The errors a second try cannot change (the canary leaves them off its retry list).
+PERMANENT = {
+    "no such version",
+    "empty range",
+    "wheel-only pin",
+    "range matching a wheel-only release",
+    "only yanked matches",
+    "project without sdists",
+    "empty",
+    "404",
+    "url requirement",
+}
+
+
 @pytest.mark.parametrize(("requirement", "message"), RESOLVE_ERRORS)
-def test_resolve_errors(index: Index, requirement: str, message: str) -> None:
+def test_resolve_errors(
+    index: Index, requirement: str, message: str, request: pytest.FixtureRequest
+) -> None:
     with pytest.raises(FetchError) as excinfo:
         index.resolve(requirement)
     assert str(excinfo.value) == message.format(url=index.index_url)
+    case = request.node.callspec.id
+    assert excinfo.value.permanent is (case in PERMANENT)
+    # the flag survives the trip from a worker process
+    assert pickle.loads(pickle.dumps(excinfo.value)).permanent is (case in PERMANENT)
 
 
 def test_invalid_requirement(index: Index) -> None:
@@ -557,3 +578,27 @@ def test_real_pypi(tmp_path: Path) -> None:
     assert re.fullmatch(r"[0-9a-f]{64}", file.sha256)
     download = index.download(file)
     assert hashlib.sha256(download.data).hexdigest() == file.sha256
+
+
+def test_canary_marks_what_no_rerun_changes(url: str, tmp_path: Path) -> None:
+    """A project with only wheels is a prepare-fail of the canary that stays off its retry
+    list; an index that cannot be reached is one worth retrying."""
+    from sapper.canary.engine import CanaryOptions, _resolve
+    from sapper.canary.model import parse_backend
+
+    def rows(index_url: str) -> dict[str, bool]:
+        options = CanaryOptions(
+            baseline=parse_backend("77.0.3"),
+            candidate=parse_backend("78.0.1"),
+            index_url=index_url,
+            cache_dir=tmp_path / "cache",
+        )
+        found = list(_resolve(["wheels-only", "nope", "alpha==1.0"], None, options))
+        return {getattr(r, "target", ""): r.permanent for r in found if hasattr(r, "permanent")}
+
+    assert rows(url) == {"wheels-only": True, "nope": True}
+    assert rows("http://127.0.0.1:9/simple") == {
+        "wheels-only": False,
+        "nope": False,
+        "alpha==1.0": False,
+    }

@@ -44,6 +44,13 @@ class FetchError(TargetError):
 
     kind = "fetch"
 
+    def __init__(self, *args: object, permanent: bool = False) -> None:
+        super().__init__(*args)
+        #: True when asking again cannot help: the project has no release there, no
+        #: release that matches has an sdist, or every matching sdist is yanked (a
+        #: network failure, a damaged download, a limit are not permanent).
+        self.permanent = permanent
+
 
 class BuildError(SapperError):
     """A real build (``sapper canary``, ``sapper wheelhouse``) could not be set up: a build

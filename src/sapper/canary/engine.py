@@ -369,7 +369,7 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
         try:
             path = _materialize(job, s, Path(tmp))
         except (SapperError, OSError) as exc:
-            return replace(base, error=str(exc))
+            return replace(base, error=str(exc), permanent=_permanent(exc))
         data = _read_bytes(path)
         key = job.sha256 or (hashlib.sha256(data).hexdigest() if data else _digest(path))
         base = replace(base, key=key)
@@ -415,6 +415,11 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
             return replace(base, cls="error", error=f"{type(exc).__name__}: {exc}")
     cls = classify(sides[0], sides[1], uses_setuptools=uses, all_backends=s.all_backends)
     return replace(base, cls=cls, baseline=sides[0], candidate=sides[1], uses_setuptools=uses)
+
+
+def _permanent(exc: BaseException) -> bool:
+    """Whether fetching again cannot help (see :attr:`FetchError.permanent`)."""
+    return bool(getattr(exc, "permanent", False))
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -480,6 +485,7 @@ def _resolve(
                 version=None,
                 cls="prepare-fail",
                 error=str(exc),
+                permanent=_permanent(exc),
             )
 
     with cf.ThreadPoolExecutor(4) as pool:

@@ -192,6 +192,9 @@ class TargetRow:
     downloads: int | None = None
     uses_setuptools: bool | None = None
     error: str | None = None
+    #: A prepare-fail that no rerun changes (the project has no sdist on the index, only
+    #: yanked ones, or no release at all): left out of the retry list.
+    permanent: bool = False
 
     def export(self) -> dict[str, Any]:
         """The documented export row (docs/canary.md, schema ``sapper.canary/1``)."""
@@ -228,6 +231,7 @@ class TargetRow:
             "downloads": self.downloads,
             "class": self.cls,
             "error": self.error,
+            "permanent": self.permanent,
             "baseline": side(self.baseline),
             "candidate": side(self.candidate),
             "static": {

@@ -34,6 +34,8 @@ _DDL = (
         downloads BIGINT, class VARCHAR, uses_setuptools BOOLEAN, error VARCHAR,
         baseline VARCHAR, candidate VARCHAR, written VARCHAR,
         PRIMARY KEY (run_id, key))""",
+    # added after the first stores were written: older files gain it on open
+    "ALTER TABLE canary_results ADD COLUMN IF NOT EXISTS permanent BOOLEAN DEFAULT false",
 )
 
 
@@ -155,11 +157,13 @@ class CanaryStore:
     # -- results -------------------------------------------------------------------------
 
     def done_keys(self, run_id: str, *, retry: Sequence[str] = ()) -> set[str]:
-        """Keys already written for ``run_id``, less those whose class is in ``retry``."""
+        """Keys already written for ``run_id``, less those whose class is in ``retry``
+        (unless their failure is permanent: asking again cannot help)."""
         rows = self.con.execute(
-            "SELECT key, class FROM canary_results WHERE run_id = ?", [run_id]
+            f"SELECT key, class, {self._permanent_column()} FROM canary_results WHERE run_id = ?",
+            [run_id],
         ).fetchall()
-        return {str(k) for k, c in rows if c not in retry}
+        return {str(k) for k, c, permanent in rows if c not in retry or permanent}
 
     def write(self, run_id: str, rows: Sequence[TargetRow]) -> None:
         """Write ``rows`` in one transaction (replacing earlier rows of the same keys)."""
@@ -172,8 +176,9 @@ class CanaryStore:
         try:
             for row in rows:
                 self.con.execute(
-                    "INSERT OR REPLACE INTO canary_results VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO canary_results (run_id, key, target, project, "
+                    "version, downloads, class, uses_setuptools, error, baseline, candidate, "
+                    "written, permanent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         run_id,
                         row.key,
@@ -187,6 +192,7 @@ class CanaryStore:
                         side_json(row.baseline),
                         side_json(row.candidate),
                         now,
+                        row.permanent,
                     ],
                 )
             self.con.execute("COMMIT")
@@ -194,10 +200,20 @@ class CanaryStore:
             self.con.execute("ROLLBACK")
             raise
 
+    def _permanent_column(self) -> str:
+        """``permanent``, or ``false`` in a store written before the column (opened
+        read-only, so not given it)."""
+        found = self.con.execute(
+            "SELECT count(*) FROM information_schema.columns "
+            "WHERE table_name = 'canary_results' AND column_name = 'permanent'"
+        ).fetchone()
+        return "permanent" if found and found[0] else "false"
+
     def rows(self, run_id: str) -> Iterator[TargetRow]:
         cur = self.con.execute(
             "SELECT key, target, project, version, downloads, class, uses_setuptools, error, "
-            "baseline, candidate FROM canary_results WHERE run_id = ? ORDER BY key",
+            f"baseline, candidate, {self._permanent_column()} FROM canary_results "
+            "WHERE run_id = ? ORDER BY key",
             [run_id],
         )
         for (
@@ -211,6 +227,7 @@ class CanaryStore:
             error,
             base,
             cand,
+            permanent,
         ) in cur.fetchall():
             yield TargetRow(
                 key=key,
@@ -223,6 +240,7 @@ class CanaryStore:
                 error=error,
                 baseline=side_from_json(base),
                 candidate=side_from_json(cand),
+                permanent=bool(permanent),
             )
 
 

@@ -124,7 +124,7 @@ class Http:
                     return answer
                 exc.close()
                 if status == 404:
-                    raise FetchError(not_found) from None
+                    raise FetchError(not_found, permanent=True) from None
                 if (status == 429 or 500 <= status < 600) and not last:
                     self.sleep(_retry_delay(attempt, retry_after))
                     continue

@@ -78,13 +78,13 @@ def parse_requirement(text: str) -> Requirement:
             f"{text!r} is not a valid requirement ({detail}); "
             "write it as NAME, NAME==VERSION or NAME>=VERSION"
         )
-        raise FetchError(msg) from None
+        raise FetchError(msg, permanent=True) from None
     if req.url is not None:
         msg = (
             f"{text}: sapper does not fetch URL requirements; "
             "download the file and pass its path instead"
         )
-        raise FetchError(msg)
+        raise FetchError(msg, permanent=True)
     return req
 
 
@@ -168,7 +168,7 @@ def choose(
     versions = page.all_versions()
     if not versions:
         msg = f"no files for {name!r} on {index_url}; the project has no releases there"
-        raise FetchError(msg)
+        raise FetchError(msg, permanent=True)
     yanked = [str(v) for v in sorted(specifier.filter(valid), reverse=True)]
     yanked += sorted((v for v in legacy if _legacy_matches(specifier, v)), key=_legacy_key)[::-1]
     if yanked:
@@ -178,7 +178,7 @@ def choose(
             f"pin one with '{'==' if parse_version(yanked[0]) else '==='}{yanked[0]}' "
             "to use it anyway"
         )
-        raise FetchError(msg)
+        raise FetchError(msg, permanent=True)
     all_valid = [v for v in (parse_version(s) for s in versions) if v is not None]
     others = sorted(specifier.filter(all_valid), reverse=True)
     if others:
@@ -195,13 +195,13 @@ def choose(
                 f"{text}: no matching release has an sdist on {index_url} "
                 f"(the newest, {newest_match}, has {has}); sapper reads source distributions"
             )
-        raise FetchError(msg)
+        raise FetchError(msg, permanent=True)
     newest = _newest(all_valid, versions)
     advice = "check the version or drop the pin" if pinned else "check the version range"
     msg = (
         f"{text}: no release of {name!r} matches {str(specifier)!r} (newest is {newest}); {advice}"
     )
-    raise FetchError(msg)
+    raise FetchError(msg, permanent=True)
 
 
 def _newest(valid: list[Version], everything: Iterable[str]) -> str:

@@ -76,9 +76,14 @@ def summarize(
         "retry": sorted(
             _name(r) if r.project else r.target
             for r in rows
-            if r.cls in ("spurious", "prepare-fail", "error")
+            if r.cls in ("spurious", "prepare-fail", "error") and not r.permanent
         ),
         "retry_reasons": _retry_reasons(rows),
+        "not_retried": [
+            {"target": _name(r) if r.project else r.target, "reason": r.error or ""}
+            for r in sorted(rows, key=lambda r: (-_weight(r), r.target))
+            if r.cls == "prepare-fail" and r.permanent
+        ],
         "warnings": _warnings(rows, today),
         "triage": _triage(rows),
     }
@@ -121,7 +126,7 @@ def _retry_reasons(rows: Sequence[TargetRow]) -> dict[str, int]:
                 if s is not None and s.outcome == "spurious":
                     key = s.spurious_reason or "unknown"
                     reasons[key] = reasons.get(key, 0) + 1
-        elif row.cls in ("prepare-fail", "error"):
+        elif row.cls in ("prepare-fail", "error") and not row.permanent:
             reasons[row.cls] = reasons.get(row.cls, 0) + 1
     return dict(sorted(reasons.items()))
 
@@ -256,6 +261,13 @@ def render_text(report: dict[str, Any], *, top: int = 10) -> str:
         reasons = ", ".join(f"{k} {v}" for k, v in report["retry_reasons"].items())
         lines += ["", f"retry list ({len(report['retry'])}: {reasons}):"]
         lines += [f"  {t}" for t in report["retry"][: top * 3]]
+    if report["not_retried"]:
+        lines += [
+            "",
+            f"not retried ({len(report['not_retried'])} prepare-fail that no rerun changes: "
+            "no sdist on the index, only yanked ones, or no such release):",
+        ]
+        lines += [f"  {e['target']}: {e['reason'][:160]}" for e in report["not_retried"][:top]]
     return "\n".join(lines) + "\n"
 
 

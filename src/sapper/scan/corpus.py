@@ -281,10 +281,10 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
         req = Requirement(requirement)
     except InvalidRequirement as exc:
         msg = f"{requirement!r} is not a valid requirement ({exc}); write NAME or NAME==VERSION"
-        raise FetchError(msg) from None
+        raise FetchError(msg, permanent=True) from None
     if req.url:
         msg = f"{requirement}: sapper does not fetch URL requirements; pass the file instead"
-        raise FetchError(msg)
+        raise FetchError(msg, permanent=True)
     listing = index.listing(req.name)
     specs = list(req.specifier)
     pinned = len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version
@@ -315,7 +315,7 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
             f"{requirement}: no release with an sdist matches --versions {policy} "
             f"on {index.index_url}"
         )
-        raise FetchError(msg)
+        raise FetchError(msg, permanent=True)
     return [_job(requirement, _preferred(listing, by_version[v]), listing) for v in chosen]
 
 
