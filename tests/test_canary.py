@@ -549,6 +549,35 @@ def test_same_inputs_reuses_a_timeout_only_under_the_budget(reason, declared, ti
 
 
 @pytest.mark.parametrize(
+    ("reason", "declared", "budgeted", "expected"),
+    [
+        # a timeout under the budget of other backends, setuptools pinned or not
+        ("timeout", ("setuptools", "meson-python"), True, True),
+        ("timeout", ("hatchling",), True, True),
+        # full --timeout: each side's own timeout
+        ("timeout", ("setuptools", "meson-python"), False, False),
+        ("memory", ("setuptools", "meson-python"), True, False),
+        # same inputs reused, budget or not; different ones are not
+        (None, ("hatchling",), False, True),
+        (None, ("setuptools", "meson-python"), True, False),
+    ],
+)
+def test_reuse_baseline(reason, declared, budgeted, expected):
+    from sapper.build import BuildResult
+    from sapper.canary.engine import reuse_baseline
+
+    result = BuildResult(
+        outcome="spurious" if reason else "ok",
+        spurious_reason=reason,
+        mode="metadata",
+        backend="mesonpy",
+        declared_requires=declared,
+    )
+    baseline, candidate = parse_backend("77.0.3"), parse_backend("78.0.1")
+    assert reuse_baseline(result, baseline, candidate, budgeted=budgeted) is expected
+
+
+@pytest.mark.parametrize(
     ("backend", "expected"),
     [
         ("setuptools.build_meta", False),

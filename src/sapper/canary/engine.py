@@ -327,6 +327,20 @@ def same_inputs(
     return result.backend != ""
 
 
+def reuse_baseline(
+    result: BuildResult, baseline: Backend, candidate: Backend, *, budgeted: bool
+) -> bool:
+    """Whether the candidate side takes the baseline's ``result`` instead of a build of its
+    own: when its inputs are the same (:func:`same_inputs`), or when the baseline timed out
+    under the budget of another backend (``budgeted``): such a target is classified
+    not-setuptools whatever its builds give, so a second wait of the budget (statsmodels,
+    scikit-image: meson compiling for its metadata, with setuptools among its requirements,
+    so pinned per side) would buy nothing."""
+    if budgeted and result.outcome == "spurious" and result.spurious_reason == "timeout":
+        return True
+    return same_inputs(result, baseline, candidate, timeouts=budgeted)
+
+
 def _side(
     result: BuildResult, attempts: int, backend: Backend, static: tuple[str, tuple[str, ...]]
 ) -> SideResult:
@@ -390,8 +404,8 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
             sides: list[SideResult] = []
             first: BuildResult | None = None
             for side, backend in enumerate((s.baseline, s.candidate)):
-                if first is not None and same_inputs(
-                    first, s.baseline, s.candidate, timeouts=budgeted
+                if first is not None and reuse_baseline(
+                    first, s.baseline, s.candidate, budgeted=budgeted
                 ):
                     # the baseline's build, with exactly the candidate's inputs: not repeated
                     result, attempts = replace(first, seconds=0.0), 0
