@@ -918,6 +918,59 @@ def test_fields_after_a_license_string_are_checked() -> None:
 # Behaviour that the surviving mutants of 2026-12-04 showed untested (docs/testing.md).
 
 
+def test_invalid_license_expression_says_why() -> None:
+    """setuptools >= 77.0.1 checks `project.license` with packaging's
+    ``canonicalize_license_expression`` (the SPDX format of its vendored schema): the
+    finding quotes packaging's reason; before 77.0.1 the schema takes no string at all."""
+    files = {"pyproject.toml": NAME + 'license = "MIT License"\n'}
+    assert _said(files, "PP002") == [
+        (
+            4,
+            (">=61.0.0",),
+            "`project.license = 'MIT License'` is not a valid SPDX license expression "
+            "(Invalid license expression: 'MIT License'); setuptools >= 77.0.1 rejects it and "
+            "older releases accept no string at all",
+            'write an SPDX expression such as `license = "MIT"`, or '
+            '`license = {text = "..."}` for setuptools < 77',
+        )
+    ]
+
+
+def test_license_classifier_with_dotted_project_keys() -> None:
+    """`project.license = ...` written as dotted keys (no [project] header) and the
+    classifiers from setup.cfg: the finding points at the license line."""
+    pyproject = (
+        'project.name = "probe"\nproject.version = "1.0"\nproject.license = "MIT"\n'
+        'project.dynamic = ["classifiers"]\n'
+    )
+    files = {
+        "pyproject.toml": pyproject,
+        "setup.cfg": "[metadata]\nclassifiers =\n    License :: OSI Approved :: MIT License\n",
+    }
+    assert [(line, fails) for line, fails, _, _ in _said(files, "PP003")] == [(3, (">=77.0.1",))]
+
+
+@pytest.mark.parametrize(
+    ("table", "fix"),
+    [
+        pytest.param(
+            '{file = "COPYING"}',
+            "license-files = ['COPYING'] and an SPDX `license` string",
+            id="file",
+        ),
+        pytest.param(
+            '{text = "MIT"}', 'license = "<SPDX expression>" (with setuptools>=77.0.1)', id="text"
+        ),
+    ],
+)
+def test_license_table_fix(table: str, fix: str) -> None:
+    """setuptools >= 77.0.1 warns: "Please use a simple string containing a SPDX expression
+    for `project.license`. You can also use `project.license-files`"; a `file` table names
+    the file for `license-files`."""
+    files = {"pyproject.toml": NAME + f"license = {table}\n", "COPYING": "MIT\n"}
+    assert [f[3] for f in _said(files, "PP004")] == [fix]
+
+
 @pytest.mark.parametrize(
     ("tool", "expected"),
     [
