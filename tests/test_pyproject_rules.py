@@ -913,3 +913,145 @@ def test_fields_after_a_license_string_are_checked() -> None:
     assert _said(files, "PP001") == [
         (5, (">=61.0.0",), "`project.description` must be a string", "fix the value's type")
     ]
+
+
+# Behaviour that the surviving mutants of 2026-12-04 showed untested (docs/testing.md).
+
+
+def test_invalid_license_expression_says_why() -> None:
+    """setuptools >= 77.0.1 checks `project.license` with packaging's
+    ``canonicalize_license_expression`` (the SPDX format of its vendored schema): the
+    finding quotes packaging's reason; before 77.0.1 the schema takes no string at all."""
+    files = {"pyproject.toml": NAME + 'license = "MIT License"\n'}
+    assert _said(files, "PP002") == [
+        (
+            4,
+            (">=61.0.0",),
+            "`project.license = 'MIT License'` is not a valid SPDX license expression "
+            "(Invalid license expression: 'MIT License'); setuptools >= 77.0.1 rejects it and "
+            "older releases accept no string at all",
+            'write an SPDX expression such as `license = "MIT"`, or '
+            '`license = {text = "..."}` for setuptools < 77',
+        )
+    ]
+
+
+def test_license_classifier_with_dotted_project_keys() -> None:
+    """`project.license = ...` written as dotted keys (no [project] header) and the
+    classifiers from setup.cfg: the finding points at the license line."""
+    pyproject = (
+        'project.name = "probe"\nproject.version = "1.0"\nproject.license = "MIT"\n'
+        'project.dynamic = ["classifiers"]\n'
+    )
+    files = {
+        "pyproject.toml": pyproject,
+        "setup.cfg": "[metadata]\nclassifiers =\n    License :: OSI Approved :: MIT License\n",
+    }
+    assert [(line, fails) for line, fails, _, _ in _said(files, "PP003")] == [(3, (">=77.0.1",))]
+
+
+@pytest.mark.parametrize(
+    ("table", "fix"),
+    [
+        pytest.param(
+            '{file = "COPYING"}',
+            "license-files = ['COPYING'] and an SPDX `license` string",
+            id="file",
+        ),
+        pytest.param(
+            '{text = "MIT"}', 'license = "<SPDX expression>" (with setuptools>=77.0.1)', id="text"
+        ),
+    ],
+)
+def test_license_table_fix(table: str, fix: str) -> None:
+    """setuptools >= 77.0.1 warns: "Please use a simple string containing a SPDX expression
+    for `project.license`. You can also use `project.license-files`"; a `file` table names
+    the file for `license-files`."""
+    files = {"pyproject.toml": NAME + f"license = {table}\n", "COPYING": "MIT\n"}
+    assert [f[3] for f in _said(files, "PP004")] == [fix]
+
+
+@pytest.mark.parametrize(
+    ("tool", "expected"),
+    [
+        pytest.param(
+            'namespace_packages = ["ns"]\n',
+            [("PP007", 6, (">=61.0.0",), (">=61.0.0",), ())],
+            id="underscore-is-a-schema-error-everywhere",
+        ),
+        pytest.param(
+            'namespace_packages = ["ns"]\nnamespace-packages = ["ns"]\n',
+            [
+                ("PP005", 7, (">=69.0.0",), (">=67.7.0",), (">=62.3.0,<69.0.0",)),
+                ("PP007", 6, (">=61.0.0",), (">=61.0.0",), ()),
+            ],
+            id="both-spellings",
+        ),
+    ],
+)
+def test_namespace_packages_spellings(tool: str, expected: list[Row]) -> None:
+    """setuptools stops on `namespace_packages` at validation in every release from 61.0.0
+    (61.0.0, 68.2.2 and 84.2.1 tried: "`tool.setuptools` must not contain
+    {'namespace_packages'} properties"), before any deprecation warning or
+    RemovedConfigError. `namespace-packages` next to it is still removed in 69.0.0."""
+    assert _pp({"pyproject.toml": NAME + "\n[tool.setuptools]\n" + tool}) == expected
+
+
+@pytest.mark.parametrize(
+    ("setup", "reported"),
+    [
+        pytest.param("import os\nimport numpy\n", [(2, "numpy")], id="after-a-stdlib-import"),
+        pytest.param(
+            "import numpy\nimport numpy.linalg\nfrom numpy import f\nimport six\n",
+            [(1, "numpy"), (4, "six")],
+            id="one-finding-per-module",
+        ),
+        pytest.param(
+            "from __future__ import annotations\nimport wheel\nfrom wheel.bdist_wheel import b\n",
+            [],
+            id="wheel-is-in-pip-s-fallback",
+        ),
+    ],
+)
+def test_without_build_system_imports(setup: str, reported: list[tuple[int, str]]) -> None:
+    """pip's fallback environment holds setuptools>=40.8.0 and wheel (pip 23.2.1); every
+    other top-level third-party module fails, each reported once at its first import."""
+    files = {"pyproject.toml": "[tool.black]\n", "setup.py": setup}
+    found = [(line, message.split("`")[1]) for line, _, message, _ in _said(files, "PP009")]
+    assert found == reported
+
+
+def test_without_build_system_messages() -> None:
+    """No [build-system]: pip's fallback environment lacks the module. A [build-system] table
+    without `requires`: pip refuses the project ("The [build-system] table is missing the
+    mandatory `requires` key", pip 23.2.1), whatever setup.py does."""
+    setup = "import numpy\nfrom setuptools import setup\nsetup()\n"
+    fix = (
+        'add [build-system] with requires = ["setuptools", "<the distribution that provides '
+        'numpy>"] and build-backend = "setuptools.build_meta"'
+    )
+    no_table = {"pyproject.toml": "[tool.black]\n", "setup.py": setup}
+    assert _said(no_table, "PP009") == [
+        (
+            1,
+            (">=0",),
+            "setup.py imports `numpy` at module level and pyproject.toml has no [build-system] "
+            "table: pip builds in an isolated environment holding only setuptools (and wheel), "
+            "so `import numpy` fails with ModuleNotFoundError whatever the setuptools version",
+            fix,
+        )
+    ]
+    no_requires = {
+        "pyproject.toml": '[build-system]\nbuild-backend = "setuptools.build_meta"\n',
+        "setup.py": setup,
+    }
+    assert _said(no_requires, "PP009") == [
+        (
+            1,
+            (">=0",),
+            "setup.py imports `numpy` at module level and pyproject.toml has a [build-system] "
+            'table without `requires`, which pip refuses ("The [build-system] table is missing '
+            'the mandatory `requires` key") whatever the setuptools version',
+            fix,
+        )
+    ]

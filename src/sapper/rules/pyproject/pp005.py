@@ -21,9 +21,9 @@ def _check_namespace_packages(ctx: Context) -> Iterable[Finding]:
     _, tool = ctx.pyproject.tables
     if tool is None:
         return []
-    key = next((k for k in tool if k.replace("_", "-") == "namespace-packages"), None)
-    if key is None or key != "namespace-packages":
-        return []  # the underscore spelling is a schema error (PP007)
+    key = "namespace-packages"
+    if key not in tool:
+        return []  # `namespace_packages` is a schema error in every release (PP007)
     # TOOL_TABLE_DEPRECATIONS: warning since 62.3.0, due 2023-10-30 since 67.7.0;
     # TOOL_TABLE_REMOVALS: RemovedConfigError since 69.0.0 (#4066).
     st25 = change("ST25")

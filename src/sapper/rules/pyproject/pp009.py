@@ -17,8 +17,10 @@ from ._shared import (
 )
 
 #: What pip's PEP 517 fallback build environment holds (``setuptools>=40.8.0``, and
-#: ``wheel`` for older pip), plus what setuptools brings along.
-_FALLBACK_PROVIDES = frozenset({"setuptools", "pkg_resources", "distutils", "_distutils_hack"})
+#: ``wheel`` for older pip; the SP rules cover ``wheel``), plus what setuptools brings along.
+_FALLBACK_PROVIDES = frozenset(
+    {"setuptools", "wheel", "pkg_resources", "distutils", "_distutils_hack"}
+)
 
 
 #: Standard-library modules removed in recent Pythons that an older build interpreter has.
@@ -69,27 +71,26 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     seen: set[str] = set()
     for site in import_sites(top_level):
         top = site.module.split(".")[0]
-        if (
-            top in seen
-            or top in stdlib
-            or top in _FALLBACK_PROVIDES
-            or top in {"wheel", "__future__"}  # older pip adds wheel; SP rules cover it
-            or top in local
-        ):
+        if top in seen or top in stdlib or top in _FALLBACK_PROVIDES or top in local:
             continue
         seen.add(top)
-        what = (
-            "has no [build-system] table"
-            if not isinstance(table, dict)
-            else "has a [build-system] table without `requires`"
-        )
+        if isinstance(table, dict):
+            # pip refuses such a table before it installs anything
+            what = (
+                'has a [build-system] table without `requires`, which pip refuses ("The '
+                '[build-system] table is missing the mandatory `requires` key")'
+            )
+        else:
+            what = (
+                "has no [build-system] table: pip builds in an isolated environment holding "
+                f"only setuptools (and wheel), so `import {top}` fails with ModuleNotFoundError"
+            )
         findings.append(
             make_finding(
                 ctx,
                 "PP009",
-                f"setup.py imports `{top}` at module level and pyproject.toml {what}: pip "
-                "builds in an isolated environment holding only setuptools (and wheel), so "
-                f"`import {top}` fails with ModuleNotFoundError whatever the setuptools version",
+                f"setup.py imports `{top}` at module level and pyproject.toml {what} "
+                "whatever the setuptools version",
                 path="setup.py",
                 line=site.line,
                 fails=set(ctx.catalogue.universe),
@@ -123,7 +124,9 @@ an isolated environment that contains only what `build-system.requires` lists, b
 shipping pyproject.toml in sdists, so many sdists got this switch without their authors
 noticing: `import numpy` or `from Cython.Build import cythonize` in setup.py then fails
 with `ModuleNotFoundError` before `setup()` runs, with every setuptools version.
-`setup_requires` does not help, since the import comes first.
+`setup_requires` does not help, since the import comes first. A `[build-system]` table
+without `requires` is worse: pip refuses the project outright ("The [build-system] table is
+missing the mandatory `requires` key").
 
 ## Example
 ```toml
