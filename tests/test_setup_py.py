@@ -718,6 +718,76 @@ def test_sp010_how_distutils_build_py_is_named(imports: str, value: str, found: 
     )
 
 
+_SBP_MOD = "import setuptools.command.build_py as sbp\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "bases", "body", "found"),
+    [
+        # setuptools' build_py defines get_data_files_without_manifest, which 58.5.0-58.5.2
+        # call and later releases look up with hasattr(): a class that has it among its
+        # bases, however the base is named, is fine.
+        pytest.param(_SBP_MOD, "sbp.build_py", "pass", False, id="module-alias-only"),
+        pytest.param(_SBP_MOD, "sbp.build_py, dbp", "pass", False, id="module-alias-and-dbp"),
+        pytest.param(
+            "import setuptools.command.build_py\n",
+            "setuptools.command.build_py.build_py, dbp",
+            "pass",
+            False,
+            id="dotted-and-dbp",
+        ),
+        pytest.param(
+            "from setuptools.command import build_py as m\n",
+            "m.build_py, dbp",
+            "pass",
+            False,
+            id="from-package-and-dbp",
+        ),
+        pytest.param(
+            "from setuptools.command.build_py import build_py as sbp\nclass A(sbp):\n    pass\n",
+            "A, dbp",
+            "pass",
+            False,
+            id="through-a-local-class",
+        ),
+        pytest.param(
+            "x = 1\n",
+            "dbp",
+            "def get_data_files_without_manifest(self):\n        return []",
+            False,
+            id="defines-the-method",
+        ),
+        # A base from a module whose name says "setuptools" is no build_py of setuptools.
+        pytest.param(
+            "from setuptools_helpers import Mixin\n",
+            "Mixin, dbp",
+            "pass",
+            True,
+            id="other-module-named-setuptools",
+        ),
+        pytest.param(
+            "x = 1\n",
+            "dbp",
+            "def get_data_files(self):\n        return []",
+            True,
+            id="defines-another-method",
+        ),
+    ],
+)
+def test_sp010_setuptools_build_py_among_the_bases(
+    imports: str, bases: str, body: str, found: bool
+) -> None:
+    source = (
+        imports
+        + _DBP
+        + f"class B({bases}):\n    {body}\n"
+        + "setup(include_package_data=True, cmdclass={'build_py': B})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
+
+
 @pytest.mark.parametrize(("depth", "found"), [(7, True), (8, False)])
 def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
     classes = "class C0(dbp):\n    pass\n" + "".join(

@@ -35,13 +35,23 @@ def _imported_names(tree: ast.Module) -> dict[str, str]:
     return names
 
 
-def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
+def _origin(node: ast.expr, imported: Mapping[str, str]) -> str | None:
+    """The dotted name ``node`` stands for, through the module's imports (None: no name)."""
     dotted = _dotted(node)
     if dotted is None:
-        return False
+        return None
     head, _, rest = dotted.partition(".")
-    full = imported.get(head, head) + (f".{rest}" if rest else "")
-    return full == "distutils.command.build_py.build_py"
+    return imported.get(head, head) + (f".{rest}" if rest else "")
+
+
+def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
+    return _origin(node, imported) == "distutils.command.build_py.build_py"
+
+
+def _defines(cls: ast.ClassDef, name: str) -> bool:
+    return any(
+        isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name for s in cls.body
+    )
 
 
 def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
@@ -67,13 +77,20 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
         if _is_distutils_build_py(node, imported):
             return True
         if isinstance(node, ast.Name) and node.id in classes and depth < 8:
-            bases = classes[node.id].bases
-            # A class that also inherits setuptools' build_py is fine.
-            if any(
-                _dotted(b) and "setuptools" in imported.get(_dotted(b) or "", "") for b in bases
-            ):
-                return False
-            return any(from_distutils(b, depth + 1) for b in bases)
+            return any(from_distutils(b, depth + 1) for b in classes[node.id].bases)
+        return False
+
+    def has_manifest_method(node: ast.expr, depth: int = 0) -> bool:
+        # setuptools calls `get_data_files_without_manifest` (58.5.3 on: if hasattr()),
+        # which setuptools' build_py defines: a class that has it among its bases, or
+        # defines the method itself, is fine.
+        if _origin(node, imported) == "setuptools.command.build_py.build_py":
+            return True
+        if isinstance(node, ast.Name) and node.id in classes and depth < 8:
+            cls = classes[node.id]
+            return _defines(cls, "get_data_files_without_manifest") or any(
+                has_manifest_method(b, depth + 1) for b in cls.bases
+            )
         return False
 
     for node in keyword_values(ctx, "cmdclass"):
@@ -82,7 +99,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
         for key, value in zip(node.keys, node.values, strict=True):
             if not (isinstance(key, ast.Constant) and key.value == "build_py"):
                 continue
-            if from_distutils(value):
+            if from_distutils(value) and not has_manifest_method(value):
                 return [
                     _finding(
                         ctx,
@@ -110,7 +127,8 @@ register(
 ## What it does
 Finds a `cmdclass={"build_py": ...}` entry that is, or derives from,
 `distutils.command.build_py.build_py` instead of setuptools' `build_py`, in a project that
-sets `include_package_data`.
+sets `include_package_data`. A class that also has setuptools' `build_py` among its bases,
+or defines `get_data_files_without_manifest` itself, is fine.
 
 ## Why is this bad?
 setuptools 58.5.0 made `sdist`/`egg_info` call `get_data_files_without_manifest` on the
