@@ -670,6 +670,23 @@ def test_sp001_through_the_project_package(
     assert _sp001(files) == [("setup.py", 2, 1, fails, fails, message, None)]
 
 
+@pytest.mark.parametrize("root", ["", "src/"])
+def test_sp001_no_relative_import_in_a_top_level_module(root: str) -> None:
+    # Python runs `from . import x` only in a package: in a top-level module it raises
+    # "attempted relative import with no known parent package", whatever setuptools is.
+    files = {
+        "setup.py": "import os\nimport mymod\n" + H,
+        f"{root}mymod.py": "from . import helper\n",
+        f"{root}helper.py": "import pkg_resources\n",
+    }
+    assert _sp001(files) == []
+    # The same helper imported absolutely is followed.
+    files[f"{root}mymod.py"] = "import helper\n"
+    assert [next(p for p in row[5].split() if ".py:" in p) for row in _sp001(files)] == [
+        f"{root}helper.py:1"
+    ]
+
+
 def _chain(length: int, relative: bool) -> dict[str, str]:
     """setup.py imports m0, m0 imports m1, ..., the last one imports pkg_resources."""
     files = {"setup.py": "import os\nfrom mypkg import m0\n" + H, "mypkg/__init__.py": ""}
