@@ -805,6 +805,62 @@ def test_sp010_setuptools_build_py_among_the_bases(
     )
 
 
+_DBP_IMPORT = "from distutils.command.build_py import build_py\n"
+_SBP_IMPORT = "from setuptools.command.build_py import build_py\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "found"),
+    [
+        # Every setuptools release ships setuptools.command.build_py: the try body never
+        # fails, so the distutils fallback never runs.
+        pytest.param(
+            "try:\n    " + _SBP_IMPORT + "except ImportError:\n    " + _DBP_IMPORT,
+            False,
+            id="setuptools-first-distutils-fallback",
+        ),
+        pytest.param(
+            "try:\n    import setuptools.command.build_py\n    "
+            + _SBP_IMPORT
+            + "except Exception:\n    "
+            + _DBP_IMPORT,
+            False,
+            id="two-setuptools-imports-first",
+        ),
+        # A body that can fail (another package; setuptools.command.test, which 72.0.0
+        # lacks, is no help here: 58.5.x have it) lets the fallback run.
+        pytest.param(
+            "try:\n    from somepkg import build_py\nexcept ImportError:\n    " + _DBP_IMPORT,
+            True,
+            id="other-package-first",
+        ),
+        pytest.param(
+            "try:\n    " + _SBP_IMPORT + "    x = 1\nexcept ImportError:\n    " + _DBP_IMPORT,
+            True,
+            id="more-than-imports-in-the-body",
+        ),
+        pytest.param(
+            "try:\n    from setuptools.command.bdist_wininst import x\n"
+            "except ImportError:\n    " + _DBP_IMPORT,
+            True,
+            id="setuptools-module-missing-in-58.5",
+        ),
+        # distutils' build_py imported inside a try that catches ImportError still binds it
+        # (distutils is there for 58.5.x).
+        pytest.param(
+            "try:\n    " + _DBP_IMPORT + "except ImportError:\n    pass\n",
+            True,
+            id="guarded-distutils-import",
+        ),
+    ],
+)
+def test_sp010_imports_in_try_statements(imports: str, found: bool) -> None:
+    source = imports + H + "setup(include_package_data=True, cmdclass={'build_py': build_py})\n"
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
+
+
 @pytest.mark.parametrize(("depth", "found"), [(7, True), (8, False)])
 def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
     classes = "class C0(dbp):\n    pass\n" + "".join(

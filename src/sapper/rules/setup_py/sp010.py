@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from ...changes import change
 from ...facts.setup_py import (
+    _TRY_NODES,
     PATH,
     statements,
 )
@@ -21,10 +22,38 @@ from ._shared import (
 )
 
 
-def _imported_names(tree: ast.Module) -> dict[str, str]:
-    """Local name -> dotted origin for module-level imports."""
+def _imports_only(body: list[ast.stmt], ships: Callable[[str], bool]) -> bool:
+    """Whether ``body`` is nothing but imports of setuptools modules that ``ships``."""
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+            modules = [stmt.module]
+        elif isinstance(stmt, ast.Import):
+            modules = [alias.name for alias in stmt.names]
+        else:
+            return False
+        if not all(m.split(".")[0] == "setuptools" and ships(m) for m in modules):
+            return False
+    return True
+
+
+def _imported_names(tree: ast.Module, ships: Callable[[str], bool]) -> dict[str, str]:
+    """Local name -> dotted origin for module-level imports.
+
+    The imports of an ``except`` clause are left out when its ``try`` body only imports
+    setuptools modules that ``ships``: that body never fails, so the clause never runs
+    (``try: from setuptools.command.build_py import build_py`` / ``except ImportError:
+    from distutils.command.build_py import build_py``)."""
+    unreached = {
+        id(n)
+        for t in ast.walk(tree)
+        if isinstance(t, _TRY_NODES) and _imports_only(t.body, ships)
+        for handler in t.handlers
+        for n in ast.walk(handler)
+    }
     names: dict[str, str] = {}
     for node in statements(tree.body, imports=False):
+        if id(node) in unreached:
+            continue
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -70,7 +99,8 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
         )
     if not include:
         return []
-    imported = _imported_names(tree)
+    failing = change("ST20").failing(ctx.catalogue)
+    imported = _imported_names(tree, lambda m: not ctx.missing_in(m) & failing)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
 
     def from_distutils(node: ast.expr, depth: int = 0) -> bool:
@@ -110,7 +140,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
                         "warn that custom commands must inherit from setuptools",
                         value.lineno,
                         value.col_offset + 1,
-                        change("ST20").failing(ctx.catalogue),
+                        failing,
                         fix="derive the command from `setuptools.command.build_py.build_py`",
                     )
                 ]
