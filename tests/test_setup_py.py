@@ -521,6 +521,18 @@ def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None
         ),
         pytest.param("x = print('a')\nc = mkpath('b', dry_run=1)\n", 3, id="after-other-call"),
         pytest.param("mkpath('a')\nmkpath('b', dry_run=1)\n", 3, id="after-a-call-without"),
+        # The TypeError is no ImportError: a guard against a missing import does not catch
+        # it, and a fallback that runs when an import fails fails the same.
+        pytest.param(
+            "try:\n    mkpath('b', dry_run=1)\nexcept ImportError:\n    pass\n",
+            3,
+            id="in-a-try-guarding-imports",
+        ),
+        pytest.param(
+            "try:\n    import foo\nexcept ImportError:\n    mkpath('b', dry_run=1)\n",
+            5,
+            id="in-an-import-fallback",
+        ),
     ],
 )
 def test_sp008_dry_run_callees(source: str, line: int) -> None:
