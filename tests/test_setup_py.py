@@ -507,6 +507,32 @@ def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None
 
 
 @pytest.mark.parametrize(
+    "handler",
+    [
+        "except:",
+        "except TypeError:",
+        "except Exception as e:",
+        "except (OSError, builtins.TypeError):",
+        "except BaseException:",
+    ],
+)
+@pytest.mark.parametrize("where", ["module", "method"])
+def test_sp008_caught_type_error(handler: str, where: str) -> None:
+    # setuptools 81 raises TypeError at the call; an except clause that catches it lets the
+    # build go on.
+    call = f"try:\n    mkpath('b', dry_run=1)\n{handler}\n    pass\n"
+    if where == "module":
+        source = H + call + "setup()\n"
+    else:
+        body = "".join(f"        {line}\n" for line in call.splitlines())
+        source = (
+            H + "from setuptools.command.build_py import build_py\n"
+            "class B(build_py):\n    def run(self):\n" + body + "setup(cmdclass={'build_py': B})\n"
+        )
+    assert _sp(source) == []
+
+
+@pytest.mark.parametrize(
     ("source", "line"),
     [
         pytest.param(
@@ -532,6 +558,17 @@ def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None
             "try:\n    import foo\nexcept ImportError:\n    mkpath('b', dry_run=1)\n",
             5,
             id="in-an-import-fallback",
+        ),
+        pytest.param(
+            "try:\n    mkpath('b', dry_run=1)\nexcept OSError:\n    pass\n",
+            3,
+            id="in-a-try-catching-something-else",
+        ),
+        pytest.param(
+            "try:\n    mkpath('a')\nexcept TypeError:\n    pass\n"
+            "else:\n    mkpath('b', dry_run=1)\n",
+            7,
+            id="in-the-else-of-a-try",
         ),
     ],
 )

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from ...changes import change
 from ...facts.setup_py import (
+    _TRY_NODES,
     PATH,
     index_of,
     statements,
@@ -88,6 +89,33 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
     return seen
 
 
+#: What an ``except`` clause names to catch a TypeError.
+_CATCHES_TYPE_ERROR = frozenset({"TypeError", "Exception", "BaseException"})
+
+
+def _catches_type_error(handlers: list[ast.ExceptHandler]) -> bool:
+    for handler in handlers:
+        if handler.type is None:
+            return True
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        for t in types:
+            name = t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None)
+            if name in _CATCHES_TYPE_ERROR:
+                return True
+    return False
+
+
+def _caught(tree: ast.Module) -> set[int]:
+    """The nodes inside a ``try`` body whose ``except`` catches the TypeError (by id)."""
+    return {
+        id(n)
+        for t in ast.walk(tree)
+        if isinstance(t, _TRY_NODES) and _catches_type_error(t.handlers)
+        for stmt in t.body
+        for n in ast.walk(stmt)
+    }
+
+
 def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     from ...facts._values import func_name
 
@@ -100,6 +128,7 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     failing = change("ST61").failing(ctx.catalogue)
     findings: list[Finding] = []
     index = index_of(tree)
+    caught: set[int] | None = None
     for root in roots:
         for node in index.under(root, ast.Call):
             assert isinstance(node, ast.Call)
@@ -109,6 +138,10 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
             kw = next((k for k in node.keywords if k.arg == "dry_run"), None)
             if kw is None:
                 continue
+            if caught is None:
+                caught = _caught(tree)
+            if id(node) in caught:
+                continue  # the TypeError is caught: the build goes on
             findings.append(
                 _finding(
                     ctx,
@@ -138,7 +171,8 @@ used to take it (`copy_file`, `copy_tree`, `mkpath`, `execute`, `spawn`, `make_a
 `new_compiler`, compiler classes, ...). It looks at code that runs during a wheel build:
 module-level code, and the classes setup.py registers in `cmdclass` for build commands
 (`build_py`, `build_ext`, `egg_info`, `bdist_wheel`, `install*`, ...). A custom `clean`
-command that passes `dry_run` is not reported: a wheel build never runs it.
+command that passes `dry_run` is not reported: a wheel build never runs it; nor is a call
+inside a `try` whose `except` catches the `TypeError` (`TypeError`, `Exception`, bare).
 
 ## Why is this bad?
 setuptools 81.0.0 removed support for `--dry-run` and the `dry_run` parameter of the
