@@ -1077,3 +1077,81 @@ def test_setup_py_rules_keep_going(source: str, expected: list[tuple]) -> None:
 def test_sp010_which_cmdclass_entry(call: str, expected: list[tuple]) -> None:
     result = check({"setup.py": _DBP + call})
     assert [(f.code, f.line, f.column) for f in result.findings] == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "from setuptools.command.easy_install import ScriptWriter\n",
+            [
+                (
+                    1,
+                    1,
+                    "setup.py uses `setuptools.command.easy_install.ScriptWriter`: setuptools "
+                    "removed it (ImportError); setuptools >=80.3.1 serves it with a deprecation "
+                    "warning; stop using it",
+                )
+            ],
+            id="removed-then-served",
+        ),
+        pytest.param(
+            "if True:\n    from setuptools import Feature\n",
+            [
+                (
+                    2,
+                    5,
+                    "setup.py uses `setuptools.Feature`: setuptools removed it (ImportError); "
+                    "`Feature` was removed in setuptools 46; declare extras with "
+                    "`extras_require`",
+                )
+            ],
+            id="indented-from-import",
+        ),
+        pytest.param(
+            "import setuptools\nx = [setuptools.convert_path('a'), setuptools.convert_path('b')]\n",
+            [
+                (
+                    2,
+                    6,
+                    "setup.py uses `setuptools.convert_path`: setuptools removed it "
+                    "(ImportError); import `convert_path` from `distutils.util` (or build paths "
+                    "with pathlib)",
+                )
+            ],
+            id="one-finding-per-name-at-its-first-use",
+        ),
+    ],
+)
+def test_sp003_position_and_message(source: str, expected: list[tuple]) -> None:
+    result = check({"setup.py": source})
+    assert [(f.line, f.column, f.message) for f in result.findings if f.code == "SP003"] == (
+        expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("imports", "use"),
+    [
+        pytest.param(
+            "import setuptools.command.easy_install\n",
+            "setuptools.command.easy_install",
+            id="dotted",
+        ),
+        pytest.param("import setuptools.command.easy_install as ei\n", "ei", id="module-alias"),
+        pytest.param(
+            "from setuptools.command import easy_install\n", "easy_install", id="from-package"
+        ),
+        pytest.param(
+            "from setuptools.command import easy_install as e\n", "e", id="from-package-alias"
+        ),
+        pytest.param(
+            "import os, setuptools.command.easy_install\n",
+            "setuptools.command.easy_install",
+            id="second-of-two",
+        ),
+    ],
+)
+def test_sp003_attribute_through_import_names(imports: str, use: str) -> None:
+    source = imports + f"{use}.get_script_args = None\n"
+    assert [(f.code, f.line) for f in check({"setup.py": source}).findings] == [("SP003", 2)]
