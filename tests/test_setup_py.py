@@ -1155,3 +1155,44 @@ def test_sp003_position_and_message(source: str, expected: list[tuple]) -> None:
 def test_sp003_attribute_through_import_names(imports: str, use: str) -> None:
     source = imports + f"{use}.get_script_args = None\n"
     assert [(f.code, f.line) for f in check({"setup.py": source}).findings] == [("SP003", 2)]
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        # setuptools.convert_path is gone in 70.0.0: the AttributeError is no ImportError.
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept ImportError:\n    pass\n",
+            True,
+            id="guarded-against-import-errors",
+        ),
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept AttributeError:\n    pass\n",
+            False,
+            id="attribute-error-caught",
+        ),
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept (ValueError, Exception):\n    pass\n",
+            False,
+            id="exception-caught",
+        ),
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept:\n    pass\n", False, id="bare-except"
+        ),
+        # Attributes that name nothing sapper knows come first in the statement.
+        pytest.param("X = [f().y, setuptools.convert_path]\n", True, id="after-a-call-attribute"),
+        pytest.param("X = [y.z, setuptools.convert_path]\n", True, id="after-an-unknown-name"),
+    ],
+)
+def test_sp003_attribute_uses(source: str, found: bool) -> None:
+    codes = [f.code for f in check({"setup.py": "import setuptools\n" + source}).findings]
+    assert codes == (["SP003"] if found else [])
+
+
+def test_sp003_each_name_once_and_the_next_one_too() -> None:
+    source = "from setuptools import Feature\nfrom setuptools import Feature, convert_path\n"
+    result = check({"setup.py": source})
+    assert [(f.line, f.message.split("`")[1]) for f in result.findings] == [
+        (1, "setuptools.Feature"),
+        (2, "setuptools.convert_path"),
+    ]

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 
 from ...changes import change
 from ...facts.setup_py import (
-    _TRY_NODES,
     PATH,
     index_of,
     statements,
@@ -18,6 +17,7 @@ from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from ._shared import (
     _finding,
+    caught_nodes,
     keyword_values,
 )
 
@@ -93,29 +93,6 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
 _CATCHES_TYPE_ERROR = frozenset({"TypeError", "Exception", "BaseException"})
 
 
-def _catches_type_error(handlers: list[ast.ExceptHandler]) -> bool:
-    for handler in handlers:
-        if handler.type is None:
-            return True
-        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        for t in types:
-            name = t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None)
-            if name in _CATCHES_TYPE_ERROR:
-                return True
-    return False
-
-
-def _caught(tree: ast.Module) -> set[int]:
-    """The nodes inside a ``try`` body whose ``except`` catches the TypeError (by id)."""
-    return {
-        id(n)
-        for t in ast.walk(tree)
-        if isinstance(t, _TRY_NODES) and _catches_type_error(t.handlers)
-        for stmt in t.body
-        for n in ast.walk(stmt)
-    }
-
-
 def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     from ...facts._values import func_name
 
@@ -139,7 +116,7 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
             if kw is None:
                 continue
             if caught is None:
-                caught = _caught(tree)
+                caught = caught_nodes(tree, _CATCHES_TYPE_ERROR)
             if id(node) in caught:
                 continue  # the TypeError is caught: the build goes on
             findings.append(
