@@ -910,6 +910,31 @@ def test_sp010_imports_in_try_statements(imports: str, found: bool) -> None:
     )
 
 
+def test_sp010_setuptools_base_seven_deep() -> None:
+    classes = "class C0(sbp, dbp):\n    pass\n" + "".join(
+        f"class C{i}(C{i - 1}):\n    pass\n" for i in range(1, 8)
+    )
+    source = (
+        "from setuptools.command.build_py import build_py as sbp\n"
+        + _DBP
+        + classes
+        + "setup(include_package_data=True, cmdclass={'build_py': C7})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("module", "found"),
+    [("distutils.command.build_py", True), ("setuptools.command.build_py", False)],
+)
+def test_sp010_class_named_like_its_base(module: str, found: bool) -> None:
+    source = (
+        f"from {module} import build_py\n" + H + "class build_py(build_py):\n    pass\n"
+        "setup(include_package_data=True, cmdclass={'build_py': build_py})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings] == (["SP010"] if found else [])
+
+
 @pytest.mark.parametrize(("depth", "found"), [(7, True), (8, False)])
 def test_sp010_follows_base_classes_seven_deep(depth: int, found: bool) -> None:
     classes = "class C0(dbp):\n    pass\n" + "".join(

@@ -73,10 +73,6 @@ def _origin(node: ast.expr, imported: Mapping[str, str]) -> str | None:
     return imported.get(head, head) + (f".{rest}" if rest else "")
 
 
-def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
-    return _origin(node, imported) == "distutils.command.build_py.build_py"
-
-
 def _defines(cls: ast.ClassDef, name: str) -> bool:
     return any(
         isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name for s in cls.body
@@ -103,25 +99,30 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
     imported = _imported_names(tree, lambda m: not ctx.missing_in(m) & failing)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
 
-    def from_distutils(node: ast.expr, depth: int = 0) -> bool:
-        if _is_distutils_build_py(node, imported):
-            return True
-        if isinstance(node, ast.Name) and node.id in classes and depth < 8:
-            return any(from_distutils(b, depth + 1) for b in classes[node.id].bases)
-        return False
-
-    def has_manifest_method(node: ast.expr, depth: int = 0) -> bool:
-        # setuptools calls `get_data_files_without_manifest` (58.5.3 on: if hasattr()),
-        # which setuptools' build_py defines: a class that has it among its bases, or
-        # defines the method itself, is fine.
-        if _origin(node, imported) == "setuptools.command.build_py.build_py":
-            return True
-        if isinstance(node, ast.Name) and node.id in classes and depth < 8:
-            cls = classes[node.id]
-            return _defines(cls, "get_data_files_without_manifest") or any(
-                has_manifest_method(b, depth + 1) for b in cls.bases
-            )
-        return False
+    def lacks_manifest_method(value: ast.expr) -> bool:
+        """Whether ``value`` is distutils' build_py or derives from it, without
+        `get_data_files_without_manifest` (which setuptools calls, 58.5.3 on if hasattr()):
+        setuptools' build_py defines it, so a class that also derives from that, or defines
+        the method itself, is fine. Local base classes are followed up to 8 levels."""
+        reached = [value]
+        local: list[ast.ClassDef] = []
+        visited: set[str] = set()
+        frontier = [value]
+        for _ in range(8):
+            names = [n.id for n in frontier if isinstance(n, ast.Name) and n.id in classes]
+            frontier = []
+            for name in names:
+                if name not in visited:
+                    visited.add(name)
+                    local.append(classes[name])
+                    frontier.extend(classes[name].bases)
+            reached.extend(frontier)
+        origins = {_origin(n, imported) for n in reached}
+        return (
+            "distutils.command.build_py.build_py" in origins
+            and "setuptools.command.build_py.build_py" not in origins
+            and not any(_defines(c, "get_data_files_without_manifest") for c in local)
+        )
 
     for node in keyword_values(ctx, "cmdclass"):
         if not isinstance(node, ast.Dict):
@@ -129,7 +130,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
         for key, value in zip(node.keys, node.values, strict=True):
             if not (isinstance(key, ast.Constant) and key.value == "build_py"):
                 continue
-            if from_distutils(value) and not has_manifest_method(value):
+            if lacks_manifest_method(value):
                 return [
                     _finding(
                         ctx,
