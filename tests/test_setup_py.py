@@ -1221,3 +1221,22 @@ def test_sp003_each_name_once_and_the_next_one_too() -> None:
         (1, "setuptools.Feature"),
         (2, "setuptools.convert_path"),
     ]
+
+
+def test_sp008_caught_call_then_an_uncaught_one_in_a_command() -> None:
+    source = (
+        H + "from setuptools.command.build_py import build_py\n"
+        "class B(build_py):\n    def run(self):\n"
+        "        try:\n            self.mkpath('a', dry_run=1)\n"
+        "        except Exception:\n            pass\n"
+        "        if self.force:\n            if self.verbose:\n"
+        "                self.copy_file('a', 'b', dry_run=1)\n"
+        "setup(cmdclass={'build_py': B})\n"
+    )
+    assert _sp(source) == [("SP008", 11, (">=81.0.0",))]
+
+
+def test_sp008_except_clause_naming_a_call() -> None:
+    # `except errors():` is valid Python; what it catches is unknown, so the call counts.
+    source = H + "try:\n    mkpath('b', dry_run=1)\nexcept errors():\n    pass\nsetup()\n"
+    assert _sp(source) == [("SP008", 3, (">=81.0.0",))]
