@@ -1240,3 +1240,13 @@ def test_sp008_except_clause_naming_a_call() -> None:
     # `except errors():` is valid Python; what it catches is unknown, so the call counts.
     source = H + "try:\n    mkpath('b', dry_run=1)\nexcept errors():\n    pass\nsetup()\n"
     assert _sp(source) == [("SP008", 3, (">=81.0.0",))]
+
+
+def test_sp010_imports_after_an_unreached_except_clause() -> None:
+    source = (
+        "try:\n    from setuptools.command.build_py import build_py\n"
+        "except ImportError:\n    from distutils.command.build_py import build_py\n"
+        + _DBP
+        + "setup(include_package_data=True, cmdclass={'build_py': dbp})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings] == ["SP010"]
