@@ -291,3 +291,15 @@ def test_select_skips_a_prerelease_the_requirement_does_not_name(cat: Catalogue)
 
     assert cat.select(SpecifierSet("<63.0.1,!=63.0.0")) == "62.6.0"
     assert cat.select(SpecifierSet("<63.0.0b2")) == "63.0.0b1"
+
+
+def test_to_specifiers_up_to_the_second_newest(cat: Catalogue) -> None:
+    """A set that ends just before the newest release excludes it (`<newest`), and the
+    specifiers match exactly the set."""
+    from sapper.versions import contains
+
+    universe = cat.universe
+    for members in (universe[:-1], universe[1:-1], universe[-2:-1]):
+        specs = cat.to_specifiers(members)
+        assert [v for v in universe if contains(specs, v)] == list(members), specs
+    assert cat.to_specifiers(universe[:-1]) == (f"<{universe[-1]}",)

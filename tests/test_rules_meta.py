@@ -250,3 +250,81 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
     present = rules_for(present=with_setup_py)
     assert [r.code for r in present] == sorted(RULE_MODULES)
     assert {r.code for r in rules_for(present={})} == set(RULE_MODULES) - set(NEEDS_FILE)
+
+
+@pytest.mark.parametrize(
+    ("select", "ignore", "expected"),
+    [
+        pytest.param((), (), [r.code for r in RULES], id="all"),
+        pytest.param(("SP01",), (), ["SP010"], id="select-a-prefix"),
+        pytest.param(("SP",), ("SP00",), ["SP010"], id="select-a-family-ignore-a-prefix-of-it"),
+        pytest.param(
+            (),
+            ("SC", "SP", "PP", "LY"),
+            [r.code for r in RULES if r.code.startswith("RQ")],
+            id="ignore-only",
+        ),
+        pytest.param(("LY001", "RQ"), (), ["LY001", "RQ001"], id="several-selected"),
+    ],
+)
+def test_rules_for_select_and_ignore(
+    select: tuple[str, ...], ignore: tuple[str, ...], expected: list[str]
+) -> None:
+    """`--select`/`--ignore` (codes or prefixes) as `check` and `scan` apply them."""
+    from sapper.rules import rules_for
+
+    assert [r.code for r in rules_for(select, ignore)] == expected
+
+
+def test_register_strips_the_doc_and_refuses_a_code_twice(monkeypatch) -> None:
+    """`sapper rule CODE` and docs/rules.md print the doc without surrounding blank lines;
+    a code declared by two modules is an error, not a silent replacement."""
+    from sapper.rules import _base
+
+    monkeypatch.setattr(_base, "_REGISTRY", {})
+    rule = RULES[0]._replace(code="ZZ999", slug="zz-test", doc="\n\n## What it does\nx\n\n")
+    registered = _base.register(rule)
+    assert registered.doc == "## What it does\nx"
+    assert _base.slug_of("ZZ999") == "zz-test"
+    with pytest.raises(RuntimeError, match=r"^rule code ZZ999 registered twice$"):
+        _base.register(rule)
+
+
+@pytest.mark.parametrize(
+    ("files", "code", "summary"),
+    [
+        pytest.param(
+            dict(example_files(next(r for r in RULES if r.code == "PP008"))),
+            "PP008",
+            "fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in >=67.7.0,<69.0.0; "
+            "warns in setuptools >=61.2.0",
+            id="warns-without-a-due-date",
+        ),
+        pytest.param(
+            {"setup.py": b"from setuptools.dist import sequence\n"},
+            "SP003",
+            "fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in >=75.2.0; "
+            "deprecation overdue since 2025-08-28 in the newest release",
+            id="due-date",
+        ),
+    ],
+)
+def test_finding_summary_says_its_versions(
+    files: dict[str, bytes], code: str, summary: str
+) -> None:
+    """The one-line wording of a finding's versions that `sapper check` prints."""
+    import datetime as dt
+
+    from sapper.model import version_summary
+    from sapper.rules import Context
+    from sapper.versions import catalogue
+
+    project = ProjectFiles(label="x", root="", files=files, names=tuple(sorted(files)))
+    ctx = Context(files=project, catalogue=catalogue(), today=dt.date(2026, 12, 3))
+    found = [f for r in RULES if r.code == code for f in r.check(ctx)]
+    assert [f.summary for f in found] == [summary]
+    # ... the wording of the finding's own version fields.
+    f = found[0]
+    assert f.summary == version_summary(
+        f.fails, f.fails_enforced, f.warns, f.due_date, today="2026-12-03"
+    )

@@ -507,6 +507,32 @@ def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None
 
 
 @pytest.mark.parametrize(
+    "handler",
+    [
+        "except:",
+        "except TypeError:",
+        "except Exception as e:",
+        "except (OSError, builtins.TypeError):",
+        "except BaseException:",
+    ],
+)
+@pytest.mark.parametrize("where", ["module", "method"])
+def test_sp008_caught_type_error(handler: str, where: str) -> None:
+    # setuptools 81 raises TypeError at the call; an except clause that catches it lets the
+    # build go on.
+    call = f"try:\n    mkpath('b', dry_run=1)\n{handler}\n    pass\n"
+    if where == "module":
+        source = H + call + "setup()\n"
+    else:
+        body = "".join(f"        {line}\n" for line in call.splitlines())
+        source = (
+            H + "from setuptools.command.build_py import build_py\n"
+            "class B(build_py):\n    def run(self):\n" + body + "setup(cmdclass={'build_py': B})\n"
+        )
+    assert _sp(source) == []
+
+
+@pytest.mark.parametrize(
     ("source", "line"),
     [
         pytest.param(
@@ -521,6 +547,29 @@ def test_sp008_build_commands_from_cmdclass(tail: str, line: int | None) -> None
         ),
         pytest.param("x = print('a')\nc = mkpath('b', dry_run=1)\n", 3, id="after-other-call"),
         pytest.param("mkpath('a')\nmkpath('b', dry_run=1)\n", 3, id="after-a-call-without"),
+        # The TypeError is no ImportError: a guard against a missing import does not catch
+        # it, and a fallback that runs when an import fails fails the same.
+        pytest.param(
+            "try:\n    mkpath('b', dry_run=1)\nexcept ImportError:\n    pass\n",
+            3,
+            id="in-a-try-guarding-imports",
+        ),
+        pytest.param(
+            "try:\n    import foo\nexcept ImportError:\n    mkpath('b', dry_run=1)\n",
+            5,
+            id="in-an-import-fallback",
+        ),
+        pytest.param(
+            "try:\n    mkpath('b', dry_run=1)\nexcept OSError:\n    pass\n",
+            3,
+            id="in-a-try-catching-something-else",
+        ),
+        pytest.param(
+            "try:\n    mkpath('a')\nexcept TypeError:\n    pass\n"
+            "else:\n    mkpath('b', dry_run=1)\n",
+            7,
+            id="in-the-else-of-a-try",
+        ),
     ],
 )
 def test_sp008_dry_run_callees(source: str, line: int) -> None:
@@ -670,6 +719,23 @@ def test_sp001_through_the_project_package(
     assert _sp001(files) == [("setup.py", 2, 1, fails, fails, message, None)]
 
 
+@pytest.mark.parametrize("root", ["", "src/"])
+def test_sp001_no_relative_import_in_a_top_level_module(root: str) -> None:
+    # Python runs `from . import x` only in a package: in a top-level module it raises
+    # "attempted relative import with no known parent package", whatever setuptools is.
+    files = {
+        "setup.py": "import os\nimport mymod\n" + H,
+        f"{root}mymod.py": "from . import helper\n",
+        f"{root}helper.py": "import pkg_resources\n",
+    }
+    assert _sp001(files) == []
+    # The same helper imported absolutely is followed.
+    files[f"{root}mymod.py"] = "import helper\n"
+    assert [next(p for p in row[5].split() if ".py:" in p) for row in _sp001(files)] == [
+        f"{root}helper.py:1"
+    ]
+
+
 def _chain(length: int, relative: bool) -> dict[str, str]:
     """setup.py imports m0, m0 imports m1, ..., the last one imports pkg_resources."""
     files = {"setup.py": "import os\nfrom mypkg import m0\n" + H, "mypkg/__init__.py": ""}
@@ -716,6 +782,157 @@ def test_sp010_how_distutils_build_py_is_named(imports: str, value: str, found: 
     assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
         ["SP010"] if found else []
     )
+
+
+_SBP_MOD = "import setuptools.command.build_py as sbp\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "bases", "body", "found"),
+    [
+        # setuptools' build_py defines get_data_files_without_manifest, which 58.5.0-58.5.2
+        # call and later releases look up with hasattr(): a class that has it among its
+        # bases, however the base is named, is fine.
+        pytest.param(_SBP_MOD, "sbp.build_py", "pass", False, id="module-alias-only"),
+        pytest.param(_SBP_MOD, "sbp.build_py, dbp", "pass", False, id="module-alias-and-dbp"),
+        pytest.param(
+            "import setuptools.command.build_py\n",
+            "setuptools.command.build_py.build_py, dbp",
+            "pass",
+            False,
+            id="dotted-and-dbp",
+        ),
+        pytest.param(
+            "from setuptools.command import build_py as m\n",
+            "m.build_py, dbp",
+            "pass",
+            False,
+            id="from-package-and-dbp",
+        ),
+        pytest.param(
+            "from setuptools.command.build_py import build_py as sbp\nclass A(sbp):\n    pass\n",
+            "A, dbp",
+            "pass",
+            False,
+            id="through-a-local-class",
+        ),
+        pytest.param(
+            "x = 1\n",
+            "dbp",
+            "def get_data_files_without_manifest(self):\n        return []",
+            False,
+            id="defines-the-method",
+        ),
+        # A base from a module whose name says "setuptools" is no build_py of setuptools.
+        pytest.param(
+            "from setuptools_helpers import Mixin\n",
+            "Mixin, dbp",
+            "pass",
+            True,
+            id="other-module-named-setuptools",
+        ),
+        pytest.param(
+            "x = 1\n",
+            "dbp",
+            "def get_data_files(self):\n        return []",
+            True,
+            id="defines-another-method",
+        ),
+    ],
+)
+def test_sp010_setuptools_build_py_among_the_bases(
+    imports: str, bases: str, body: str, found: bool
+) -> None:
+    source = (
+        imports
+        + _DBP
+        + f"class B({bases}):\n    {body}\n"
+        + "setup(include_package_data=True, cmdclass={'build_py': B})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
+
+
+_DBP_IMPORT = "from distutils.command.build_py import build_py\n"
+_SBP_IMPORT = "from setuptools.command.build_py import build_py\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "found"),
+    [
+        # Every setuptools release ships setuptools.command.build_py: the try body never
+        # fails, so the distutils fallback never runs.
+        pytest.param(
+            "try:\n    " + _SBP_IMPORT + "except ImportError:\n    " + _DBP_IMPORT,
+            False,
+            id="setuptools-first-distutils-fallback",
+        ),
+        pytest.param(
+            "try:\n    import setuptools.command.build_py\n    "
+            + _SBP_IMPORT
+            + "except Exception:\n    "
+            + _DBP_IMPORT,
+            False,
+            id="two-setuptools-imports-first",
+        ),
+        # A body that can fail (another package; setuptools.command.test, which 72.0.0
+        # lacks, is no help here: 58.5.x have it) lets the fallback run.
+        pytest.param(
+            "try:\n    from somepkg import build_py\nexcept ImportError:\n    " + _DBP_IMPORT,
+            True,
+            id="other-package-first",
+        ),
+        pytest.param(
+            "try:\n    " + _SBP_IMPORT + "    x = 1\nexcept ImportError:\n    " + _DBP_IMPORT,
+            True,
+            id="more-than-imports-in-the-body",
+        ),
+        pytest.param(
+            "try:\n    from setuptools.command.bdist_wininst import x\n"
+            "except ImportError:\n    " + _DBP_IMPORT,
+            True,
+            id="setuptools-module-missing-in-58.5",
+        ),
+        # distutils' build_py imported inside a try that catches ImportError still binds it
+        # (distutils is there for 58.5.x).
+        pytest.param(
+            "try:\n    " + _DBP_IMPORT + "except ImportError:\n    pass\n",
+            True,
+            id="guarded-distutils-import",
+        ),
+    ],
+)
+def test_sp010_imports_in_try_statements(imports: str, found: bool) -> None:
+    source = imports + H + "setup(include_package_data=True, cmdclass={'build_py': build_py})\n"
+    assert [f.code for f in check({"setup.py": source}).findings if f.code == "SP010"] == (
+        ["SP010"] if found else []
+    )
+
+
+def test_sp010_setuptools_base_seven_deep() -> None:
+    classes = "class C0(sbp, dbp):\n    pass\n" + "".join(
+        f"class C{i}(C{i - 1}):\n    pass\n" for i in range(1, 8)
+    )
+    source = (
+        "from setuptools.command.build_py import build_py as sbp\n"
+        + _DBP
+        + classes
+        + "setup(include_package_data=True, cmdclass={'build_py': C7})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("module", "found"),
+    [("distutils.command.build_py", True), ("setuptools.command.build_py", False)],
+)
+def test_sp010_class_named_like_its_base(module: str, found: bool) -> None:
+    source = (
+        f"from {module} import build_py\n" + H + "class build_py(build_py):\n    pass\n"
+        "setup(include_package_data=True, cmdclass={'build_py': build_py})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings] == (["SP010"] if found else [])
 
 
 @pytest.mark.parametrize(("depth", "found"), [(7, True), (8, False)])
@@ -885,3 +1102,151 @@ def test_setup_py_rules_keep_going(source: str, expected: list[tuple]) -> None:
 def test_sp010_which_cmdclass_entry(call: str, expected: list[tuple]) -> None:
     result = check({"setup.py": _DBP + call})
     assert [(f.code, f.line, f.column) for f in result.findings] == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "from setuptools.command.easy_install import ScriptWriter\n",
+            [
+                (
+                    1,
+                    1,
+                    "setup.py uses `setuptools.command.easy_install.ScriptWriter`: setuptools "
+                    "removed it (ImportError); setuptools >=80.3.1 serves it with a deprecation "
+                    "warning; stop using it",
+                )
+            ],
+            id="removed-then-served",
+        ),
+        pytest.param(
+            "if True:\n    from setuptools import Feature\n",
+            [
+                (
+                    2,
+                    5,
+                    "setup.py uses `setuptools.Feature`: setuptools removed it (ImportError); "
+                    "`Feature` was removed in setuptools 46; declare extras with "
+                    "`extras_require`",
+                )
+            ],
+            id="indented-from-import",
+        ),
+        pytest.param(
+            "import setuptools\nx = [setuptools.convert_path('a'), setuptools.convert_path('b')]\n",
+            [
+                (
+                    2,
+                    6,
+                    "setup.py uses `setuptools.convert_path`: setuptools removed it "
+                    "(ImportError); import `convert_path` from `distutils.util` (or build paths "
+                    "with pathlib)",
+                )
+            ],
+            id="one-finding-per-name-at-its-first-use",
+        ),
+    ],
+)
+def test_sp003_position_and_message(source: str, expected: list[tuple]) -> None:
+    result = check({"setup.py": source})
+    assert [(f.line, f.column, f.message) for f in result.findings if f.code == "SP003"] == (
+        expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("imports", "use"),
+    [
+        pytest.param(
+            "import setuptools.command.easy_install\n",
+            "setuptools.command.easy_install",
+            id="dotted",
+        ),
+        pytest.param("import setuptools.command.easy_install as ei\n", "ei", id="module-alias"),
+        pytest.param(
+            "from setuptools.command import easy_install\n", "easy_install", id="from-package"
+        ),
+        pytest.param(
+            "from setuptools.command import easy_install as e\n", "e", id="from-package-alias"
+        ),
+        pytest.param(
+            "import os, setuptools.command.easy_install\n",
+            "setuptools.command.easy_install",
+            id="second-of-two",
+        ),
+    ],
+)
+def test_sp003_attribute_through_import_names(imports: str, use: str) -> None:
+    source = imports + f"{use}.get_script_args = None\n"
+    assert [(f.code, f.line) for f in check({"setup.py": source}).findings] == [("SP003", 2)]
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        # setuptools.convert_path is gone in 70.0.0: the AttributeError is no ImportError.
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept ImportError:\n    pass\n",
+            True,
+            id="guarded-against-import-errors",
+        ),
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept AttributeError:\n    pass\n",
+            False,
+            id="attribute-error-caught",
+        ),
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept (ValueError, Exception):\n    pass\n",
+            False,
+            id="exception-caught",
+        ),
+        pytest.param(
+            "try:\n    X = setuptools.convert_path\nexcept:\n    pass\n", False, id="bare-except"
+        ),
+        # Attributes that name nothing sapper knows come first in the statement.
+        pytest.param("X = [f().y, setuptools.convert_path]\n", True, id="after-a-call-attribute"),
+        pytest.param("X = [y.z, setuptools.convert_path]\n", True, id="after-an-unknown-name"),
+    ],
+)
+def test_sp003_attribute_uses(source: str, found: bool) -> None:
+    codes = [f.code for f in check({"setup.py": "import setuptools\n" + source}).findings]
+    assert codes == (["SP003"] if found else [])
+
+
+def test_sp003_each_name_once_and_the_next_one_too() -> None:
+    source = "from setuptools import Feature\nfrom setuptools import Feature, convert_path\n"
+    result = check({"setup.py": source})
+    assert [(f.line, f.message.split("`")[1]) for f in result.findings] == [
+        (1, "setuptools.Feature"),
+        (2, "setuptools.convert_path"),
+    ]
+
+
+def test_sp008_caught_call_then_an_uncaught_one_in_a_command() -> None:
+    source = (
+        H + "from setuptools.command.build_py import build_py\n"
+        "class B(build_py):\n    def run(self):\n"
+        "        try:\n            self.mkpath('a', dry_run=1)\n"
+        "        except Exception:\n            pass\n"
+        "        if self.force:\n            if self.verbose:\n"
+        "                self.copy_file('a', 'b', dry_run=1)\n"
+        "setup(cmdclass={'build_py': B})\n"
+    )
+    assert _sp(source) == [("SP008", 11, (">=81.0.0",))]
+
+
+def test_sp008_except_clause_naming_a_call() -> None:
+    # `except errors():` is valid Python; what it catches is unknown, so the call counts.
+    source = H + "try:\n    mkpath('b', dry_run=1)\nexcept errors():\n    pass\nsetup()\n"
+    assert _sp(source) == [("SP008", 3, (">=81.0.0",))]
+
+
+def test_sp010_imports_after_an_unreached_except_clause() -> None:
+    source = (
+        "try:\n    from setuptools.command.build_py import build_py\n"
+        "except ImportError:\n    from distutils.command.build_py import build_py\n"
+        + _DBP
+        + "setup(include_package_data=True, cmdclass={'build_py': dbp})\n"
+    )
+    assert [f.code for f in check({"setup.py": source}).findings] == ["SP010"]

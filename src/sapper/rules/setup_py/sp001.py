@@ -100,7 +100,10 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
             module_tree = ctx.setup_py.module(path)
             if module_tree is None:
                 continue
-            package = path.rsplit("/", 1)[0] if "/" in path else ""
+            # `from . import x` runs only in a package (a directory with an __init__.py);
+            # in a top-level module Python raises ImportError, whatever setuptools is.
+            package = path.rpartition("/")[0]
+            in_package = f"{package}/__init__.py" in ctx.files.files
             for inner in import_sites(module_tree):
                 name = inner.module
                 inner_top = name.split(".")[0]
@@ -130,11 +133,11 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
                     )
                 elif depth < 2:
                     todo.extend((p, depth + 1) for p in local_files(ctx.files.files, name, roots))
-            todo.extend(
-                (p, depth + 1)
-                for p in relative_import_files(ctx.files.files, module_tree, package)
-                if depth < 2
-            )
+            if in_package and depth < 2:
+                todo.extend(
+                    (p, depth + 1)
+                    for p in relative_import_files(ctx.files.files, module_tree, package)
+                )
     return findings
 
 

@@ -21,6 +21,7 @@ from ...facts.setup_py import (
 )
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
+from ._shared import caught_nodes
 
 if TYPE_CHECKING:
     from ...versions import Catalogue
@@ -53,6 +54,10 @@ _NAME_ADVICE = {
 }
 
 
+#: What an ``except`` clause names to catch an AttributeError.
+_CATCHES_ATTRIBUTE_ERROR = frozenset({"AttributeError", "Exception", "BaseException"})
+
+
 class NameSite(NamedTuple):
     module: str
     name: str
@@ -78,8 +83,11 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
                 if node.module in modules and alias.name != "*":
                     yield NameSite(node.module, alias.name, node.lineno, node.col_offset + 1)
                 aliases[alias.asname or alias.name] = full
+    # A missing attribute raises AttributeError, which only an except clause that catches
+    # AttributeError (or broader) stops: a guard against ImportError does not.
     index = index_of(tree)
-    for stmt in statements(tree.body, imports=True):
+    caught: set[int] | None = None
+    for stmt in statements(tree.body, imports=False):
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
         for sub in index.under(stmt, ast.Attribute):
@@ -93,7 +101,10 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
             full = f"{aliases[head]}.{rest}"
             module, _, name = full.rpartition(".")
             if module in modules:
-                yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
+                if caught is None:
+                    caught = caught_nodes(tree, _CATCHES_ATTRIBUTE_ERROR)
+                if id(sub) not in caught:
+                    yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
 
 
 @functools.lru_cache(maxsize=256)

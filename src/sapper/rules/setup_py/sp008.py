@@ -17,6 +17,7 @@ from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from ._shared import (
     _finding,
+    caught_nodes,
     keyword_values,
 )
 
@@ -88,6 +89,10 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
     return seen
 
 
+#: What an ``except`` clause names to catch a TypeError.
+_CATCHES_TYPE_ERROR = frozenset({"TypeError", "Exception", "BaseException"})
+
+
 def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     from ...facts._values import func_name
 
@@ -100,6 +105,7 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     failing = change("ST61").failing(ctx.catalogue)
     findings: list[Finding] = []
     index = index_of(tree)
+    caught: set[int] | None = None
     for root in roots:
         for node in index.under(root, ast.Call):
             assert isinstance(node, ast.Call)
@@ -109,6 +115,10 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
             kw = next((k for k in node.keywords if k.arg == "dry_run"), None)
             if kw is None:
                 continue
+            if caught is None:
+                caught = caught_nodes(tree, _CATCHES_TYPE_ERROR)
+            if id(node) in caught:
+                continue  # the TypeError is caught: the build goes on
             findings.append(
                 _finding(
                     ctx,
@@ -138,7 +148,8 @@ used to take it (`copy_file`, `copy_tree`, `mkpath`, `execute`, `spawn`, `make_a
 `new_compiler`, compiler classes, ...). It looks at code that runs during a wheel build:
 module-level code, and the classes setup.py registers in `cmdclass` for build commands
 (`build_py`, `build_ext`, `egg_info`, `bdist_wheel`, `install*`, ...). A custom `clean`
-command that passes `dry_run` is not reported: a wheel build never runs it.
+command that passes `dry_run` is not reported: a wheel build never runs it; nor is a call
+inside a `try` whose `except` catches the `TypeError` (`TypeError`, `Exception`, bare).
 
 ## Why is this bad?
 setuptools 81.0.0 removed support for `--dry-run` and the `dry_run` parameter of the

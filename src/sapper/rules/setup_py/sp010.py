@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from ...changes import change
 from ...facts.setup_py import (
+    _TRY_NODES,
     PATH,
     statements,
 )
@@ -21,10 +22,38 @@ from ._shared import (
 )
 
 
-def _imported_names(tree: ast.Module) -> dict[str, str]:
-    """Local name -> dotted origin for module-level imports."""
+def _imports_only(body: list[ast.stmt], ships: Callable[[str], bool]) -> bool:
+    """Whether ``body`` is nothing but imports of setuptools modules that ``ships``."""
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+            modules = [stmt.module]
+        elif isinstance(stmt, ast.Import):
+            modules = [alias.name for alias in stmt.names]
+        else:
+            return False
+        if not all(m.split(".")[0] == "setuptools" and ships(m) for m in modules):
+            return False
+    return True
+
+
+def _imported_names(tree: ast.Module, ships: Callable[[str], bool]) -> dict[str, str]:
+    """Local name -> dotted origin for module-level imports.
+
+    The imports of an ``except`` clause are left out when its ``try`` body only imports
+    setuptools modules that ``ships``: that body never fails, so the clause never runs
+    (``try: from setuptools.command.build_py import build_py`` / ``except ImportError:
+    from distutils.command.build_py import build_py``)."""
+    unreached = {
+        id(n)
+        for t in ast.walk(tree)
+        if isinstance(t, _TRY_NODES) and _imports_only(t.body, ships)
+        for handler in t.handlers
+        for n in ast.walk(handler)
+    }
     names: dict[str, str] = {}
     for node in statements(tree.body, imports=False):
+        if id(node) in unreached:
+            continue
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -35,13 +64,19 @@ def _imported_names(tree: ast.Module) -> dict[str, str]:
     return names
 
 
-def _is_distutils_build_py(node: ast.expr, imported: Mapping[str, str]) -> bool:
+def _origin(node: ast.expr, imported: Mapping[str, str]) -> str | None:
+    """The dotted name ``node`` stands for, through the module's imports (None: no name)."""
     dotted = _dotted(node)
     if dotted is None:
-        return False
+        return None
     head, _, rest = dotted.partition(".")
-    full = imported.get(head, head) + (f".{rest}" if rest else "")
-    return full == "distutils.command.build_py.build_py"
+    return imported.get(head, head) + (f".{rest}" if rest else "")
+
+
+def _defines(cls: ast.ClassDef, name: str) -> bool:
+    return any(
+        isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name for s in cls.body
+    )
 
 
 def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
@@ -60,21 +95,34 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
         )
     if not include:
         return []
-    imported = _imported_names(tree)
+    failing = change("ST20").failing(ctx.catalogue)
+    imported = _imported_names(tree, lambda m: not ctx.missing_in(m) & failing)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
 
-    def from_distutils(node: ast.expr, depth: int = 0) -> bool:
-        if _is_distutils_build_py(node, imported):
-            return True
-        if isinstance(node, ast.Name) and node.id in classes and depth < 8:
-            bases = classes[node.id].bases
-            # A class that also inherits setuptools' build_py is fine.
-            if any(
-                _dotted(b) and "setuptools" in imported.get(_dotted(b) or "", "") for b in bases
-            ):
-                return False
-            return any(from_distutils(b, depth + 1) for b in bases)
-        return False
+    def lacks_manifest_method(value: ast.expr) -> bool:
+        """Whether ``value`` is distutils' build_py or derives from it, without
+        `get_data_files_without_manifest` (which setuptools calls, 58.5.3 on if hasattr()):
+        setuptools' build_py defines it, so a class that also derives from that, or defines
+        the method itself, is fine. Local base classes are followed up to 8 levels."""
+        reached = [value]
+        local: list[ast.ClassDef] = []
+        visited: set[str] = set()
+        frontier = [value]
+        for _ in range(8):
+            names = [n.id for n in frontier if isinstance(n, ast.Name) and n.id in classes]
+            frontier = []
+            for name in names:
+                if name not in visited:
+                    visited.add(name)
+                    local.append(classes[name])
+                    frontier.extend(classes[name].bases)
+            reached.extend(frontier)
+        origins = {_origin(n, imported) for n in reached}
+        return (
+            "distutils.command.build_py.build_py" in origins
+            and "setuptools.command.build_py.build_py" not in origins
+            and not any(_defines(c, "get_data_files_without_manifest") for c in local)
+        )
 
     for node in keyword_values(ctx, "cmdclass"):
         if not isinstance(node, ast.Dict):
@@ -82,7 +130,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
         for key, value in zip(node.keys, node.values, strict=True):
             if not (isinstance(key, ast.Constant) and key.value == "build_py"):
                 continue
-            if from_distutils(value):
+            if lacks_manifest_method(value):
                 return [
                     _finding(
                         ctx,
@@ -93,7 +141,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
                         "warn that custom commands must inherit from setuptools",
                         value.lineno,
                         value.col_offset + 1,
-                        change("ST20").failing(ctx.catalogue),
+                        failing,
                         fix="derive the command from `setuptools.command.build_py.build_py`",
                     )
                 ]
@@ -110,7 +158,8 @@ register(
 ## What it does
 Finds a `cmdclass={"build_py": ...}` entry that is, or derives from,
 `distutils.command.build_py.build_py` instead of setuptools' `build_py`, in a project that
-sets `include_package_data`.
+sets `include_package_data`. A class that also has setuptools' `build_py` among its bases,
+or defines `get_data_files_without_manifest` itself, is fine.
 
 ## Why is this bad?
 setuptools 58.5.0 made `sdist`/`egg_info` call `get_data_files_without_manifest` on the
