@@ -81,14 +81,48 @@ _FAMILY_TESTS = {
 ADDED_TESTS = ("tests/test_rule_mutants.py",)
 
 
-CORE_TESTS = (
+#: The sources' tests: every reader, limit and hostile-archive case. Not
+#: test_benchmark_corpus_reads_alike, which reads (and downloads) the benchmark corpus
+#: through benchmarks/, which the scratch copy does not hold.
+_SOURCE_TESTS = (
     "tests/test_sources.py",
+    *(
+        f"tests/test_sources_readers.py::{test}"
+        for test in (
+            "test_hostile_corpus_reads_alike",
+            "test_tar_formats_read_alike",
+            "test_sparse_members_are_left_to_tarfile",
+            "test_ratio_is_measured_against_the_bytes_consumed",
+            "test_zip_member_at_the_size_limit_reads",
+            "test_zip_member_longer_than_it_claims_is_refused",
+            "test_tar_actual_total_limit_at_the_boundary",
+            "test_gzip_chunks",
+            "test_fast_inflater_failing_alone_hands_over_to_zlib",
+            "test_gzip_chunks_count_what_they_consume",
+            "test_inflater_messages_are_sappers",
+            "test_unknown_inflater",
+        )
+    ),
+)
+#: The fix editors' tests (test_fix_property's oracle half is deselected by its marker).
+_FIX_TESTS = (
     "tests/test_fix_setup_cfg.py",
     "tests/test_fix_setup_py.py",
     "tests/test_fix_golden.py",
     "tests/test_fix_sdist.py",
-    "tests/test_scan_engine.py",
+    "tests/test_fix_suppressions.py",
+    "tests/test_fix_diff_apply.py",
+    "tests/test_fix_property.py",
+    "tests/test_fix_advice.py",
+    "tests/test_fix_cli.py",
 )
+#: The scan engine's and store's tests. Not test_scan_lifecycle.py: its scans run in
+#: subprocesses, which import sapper unmutated.
+_SCAN_TESTS = (
+    "tests/test_scan_engine.py",
+    "tests/test_scan_store.py",
+)
+CORE_TESTS = tuple(dict.fromkeys((*_SOURCE_TESTS, *_FIX_TESTS, *_SCAN_TESTS)))
 
 
 @dataclass(frozen=True)
@@ -135,14 +169,39 @@ GROUPS: dict[str, Group] = {
     ),
     "core": Group(
         (
+            # sources' limits: the readers, the archive checks, the inflaters
             "src/sapper/sources.py",
             "src/sapper/_files.py",
+            "src/sapper/_directory.py",
+            "src/sapper/_tar.py",
+            "src/sapper/_tarfile_reader.py",
+            "src/sapper/_inflate.py",
+            # the fix editors and what applies them
+            "src/sapper/fix/__init__.py",
             "src/sapper/fix/setup_cfg.py",
             "src/sapper/fix/setup_py.py",
+            "src/sapper/fix/sdist.py",
+            "src/sapper/fix/suppressions.py",
+            # the scan engine and its store (resume)
             "src/sapper/scan/engine.py",
+            "src/sapper/scan/store.py",
         ),
         CORE_TESTS,
-        ((("sapper.*",), CORE_TESTS),),
+        (
+            (
+                (
+                    "sapper.sources.*",
+                    "sapper._files.*",
+                    "sapper._directory.*",
+                    "sapper._tar.*",
+                    "sapper._tarfile_reader.*",
+                    "sapper._inflate.*",
+                ),
+                _SOURCE_TESTS,
+            ),
+            (("sapper.fix.*",), _FIX_TESTS),
+            (("sapper.scan.*",), _SCAN_TESTS),
+        ),
     ),
 }
 
