@@ -1,0 +1,76 @@
+"""Tests written to kill surviving mutants of the ``core`` group (issue 14): sources' limits,
+member names and the messages that tell the user which limit to raise, and the fix editors.
+
+Each test checks behaviour a user sees (what a real extraction of the archive gives, what a
+message says); see docs/testing.md, "Scores measured on 2026-12-04 (session 6): core".
+"""
+
+from __future__ import annotations
+
+import io
+import tarfile
+
+import pytest
+from archive_factory import compress, file, make_tar, make_zip
+
+from sapper._exceptions import ArchiveError
+from sapper.sources import Limits, read_sdist
+
+LABEL = "pkg-1.0.tar.gz"
+BOMB = "refusing to read a likely decompression bomb"
+
+
+# --------------------------------------------------------------------------- member names
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_doubled_slashes_name_the_same_member(kind: str) -> None:
+    # tar and unzip extract "pkg-1.0//setup.py" to pkg-1.0/setup.py: it is the setup.py
+    entries = [file("pkg-1.0//setup.py", "from setuptools import setup\n")]
+    data = make_zip(entries) if kind == "zip" else make_tar(entries)
+    project = read_sdist(data, label=LABEL)
+    assert project.root == "pkg-1.0"
+    assert project.names == ("setup.py",)
+    assert project.files["setup.py"] == b"from setuptools import setup\n"
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_a_trailing_space_is_part_of_the_name(kind: str) -> None:
+    # "setup.py " extracts to a file named "setup.py ", which no build runs
+    entries = [file("pkg-1.0/setup.py ", "x"), file("pkg-1.0/setup.cfg\t", "y")]
+    data = make_zip(entries) if kind == "zip" else make_tar(entries)
+    project = read_sdist(data, label=LABEL)
+    assert project.names == ("setup.cfg\t", "setup.py ")
+    assert "setup.py" not in project
+    assert "setup.cfg" not in project
+
+
+def test_nul_in_a_name_is_named_in_the_message() -> None:
+    info = tarfile.TarInfo("pkg/setup.py")
+    info.pax_headers = {"path": "pkg/setup.py\0evil"}
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        archive.addfile(info, io.BytesIO(b""))
+    with pytest.raises(ArchiveError) as caught:
+        read_sdist(out.getvalue(), label=LABEL)
+    assert str(caught.value) == (
+        f"{LABEL}: member 'pkg/setup.py\\x00evil' has a NUL character in its name; "
+        "refusing to read a hostile archive"
+    )
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def test_decompressed_total_message_names_the_limit_to_raise() -> None:
+    # the headers claim nothing, but the stream carries more than the limit (a pax header)
+    info = tarfile.TarInfo("pkg/setup.py")
+    info.pax_headers = {"comment": "x" * 6000}
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        archive.addfile(info, io.BytesIO(b""))
+    with pytest.raises(ArchiveError) as caught:
+        read_sdist(compress(out.getvalue(), "gz"), label=LABEL, limits=Limits(max_total_size=5000))
+    message = str(caught.value)
+    assert message.startswith(f"{LABEL}: decompresses to more than 4.883 KiB")
+    assert message.endswith(f"; {BOMB} (raise `max_total_size` if it is genuine)")
