@@ -12,8 +12,10 @@ import tarfile
 
 import pytest
 from archive_factory import compress, file, make_tar, make_zip
+from helpers import TODAY, project
 
 from sapper._exceptions import ArchiveError
+from sapper.fix import fix_files
 from sapper.sources import Limits, read_sdist
 
 LABEL = "pkg-1.0.tar.gz"
@@ -74,3 +76,23 @@ def test_decompressed_total_message_names_the_limit_to_raise() -> None:
     message = str(caught.value)
     assert message.startswith(f"{LABEL}: decompresses to more than 4.883 KiB")
     assert message.endswith(f"; {BOMB} (raise `max_total_size` if it is genuine)")
+
+
+# --------------------------------------------------------------------------- fix: setup.cfg
+
+
+def _fix_cfg(cfg: str, **other: str) -> str:
+    result = fix_files(project({"setup.cfg": cfg, **other}), today=TODAY)
+    return result.files["setup.cfg"].decode()
+
+
+def test_fix_keeps_a_blank_first_line() -> None:
+    assert _fix_cfg("\n[metadata]\nauthor-email = a@b\n") == "\n[metadata]\nauthor_email = a@b\n"
+
+
+def test_fix_writes_new_lines_with_the_files_old_mac_endings() -> None:
+    # configparser reads setup.cfg with universal newlines: "\r" alone ends a line, and the
+    # line the fix writes must end the same way
+    before = "[metadata]\rlicense = file: LICENSE\rauthor-email = a@b\r"
+    after = "[metadata]\rlicense_files = LICENSE\rauthor_email = a@b\r"
+    assert _fix_cfg(before, LICENSE="MIT") == after
