@@ -96,3 +96,24 @@ def test_fix_writes_new_lines_with_the_files_old_mac_endings() -> None:
     before = "[metadata]\rlicense = file: LICENSE\rauthor-email = a@b\r"
     after = "[metadata]\rlicense_files = LICENSE\rauthor_email = a@b\r"
     assert _fix_cfg(before, LICENSE="MIT") == after
+
+
+def test_fix_reads_a_value_to_its_last_character() -> None:
+    # the file named is LICENSE.UNIX, which is in the project
+    after = _fix_cfg("[metadata]\nlicense = file: LICENSE.UNIX\n", **{"LICENSE.UNIX": "x"})
+    assert after == "[metadata]\nlicense_files = LICENSE.UNIX\n"
+
+
+def test_fix_keeps_comment_lines_inside_a_moved_value() -> None:
+    # configparser skips full-line "#" and ";" comments inside a value: they are not part of
+    # requires-dist, and stay where they are when it moves
+    before = (
+        "[metadata]\nname = x\nrequires-dist =\n    foo\n    # pinned below\n"
+        "    ; and this\n    bar\n\n[options]\nzip_safe = false\n"
+    )
+    after = (
+        "[metadata]\nname = x\n    # pinned below\n    ; and this\n\n"
+        "[options]\nzip_safe = false\ninstall_requires =\n    foo\n    bar\n"
+    )
+    result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
+    assert result.files["setup.cfg"].decode() == after
