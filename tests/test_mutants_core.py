@@ -117,3 +117,48 @@ def test_fix_keeps_comment_lines_inside_a_moved_value() -> None:
     )
     result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
     assert result.files["setup.cfg"].decode() == after
+
+
+# --------------------------------------------------------------------------- limit boundaries
+# Each limit is "more than": an archive exactly at a limit reads, one unit more is refused.
+
+
+def _three_files(kind: str, size: int = 1) -> bytes:
+    entries = [file(f"pkg/{name}.txt", "x" * size) for name in "abc"]
+    return make_zip(entries) if kind == "zip" else make_tar(entries)
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_member_count_at_the_limit_reads(kind: str) -> None:
+    data = _three_files(kind)
+    assert read_sdist(data, label=LABEL, limits=Limits(max_members=3)).names == (
+        "a.txt",
+        "b.txt",
+        "c.txt",
+    )
+    with pytest.raises(ArchiveError, match="has more than 2 members"):
+        read_sdist(data, label=LABEL, limits=Limits(max_members=2))
+
+
+def test_wanted_tar_member_at_the_size_limit_reads() -> None:
+    data = make_tar([file("pkg/setup.py", "x" * 4096)])
+    project = read_sdist(data, label=LABEL, limits=Limits(max_member_size=4096))
+    assert len(project.files["setup.py"]) == 4096
+    with pytest.raises(ArchiveError, match=r"claims 4 KiB, more than the 3\.999 KiB limit"):
+        read_sdist(data, label=LABEL, limits=Limits(max_member_size=4095))
+
+
+def test_zip_claims_at_the_total_limit_read() -> None:
+    data = _three_files("zip", 1000)
+    project = read_sdist(data, label=LABEL, limits=Limits(max_total_size=3000))
+    assert sorted(project.files) == ["a.txt", "b.txt", "c.txt"]
+    with pytest.raises(ArchiveError, match=r"its members claim 2\.93 KiB in all"):
+        read_sdist(data, label=LABEL, limits=Limits(max_total_size=2999))
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_archive_at_the_size_limit_reads(kind: str) -> None:
+    data = _three_files(kind)
+    assert read_sdist(data, label=LABEL, limits=Limits(max_archive_size=len(data))).names
+    with pytest.raises(ArchiveError, match="the archive is larger than"):
+        read_sdist(data, label=LABEL, limits=Limits(max_archive_size=len(data) - 1))
