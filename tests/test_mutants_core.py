@@ -8,10 +8,11 @@ message says); see docs/testing.md, "Scores measured on 2026-12-04 (session 6): 
 from __future__ import annotations
 
 import io
+import itertools
 import tarfile
 
 import pytest
-from archive_factory import compress, file, make_tar, make_zip
+from archive_factory import compress, file, make_tar, make_zip, symlink
 from helpers import TODAY, project
 
 from sapper._exceptions import ArchiveError
@@ -162,3 +163,20 @@ def test_archive_at_the_size_limit_reads(kind: str) -> None:
     assert read_sdist(data, label=LABEL, limits=Limits(max_archive_size=len(data))).names
     with pytest.raises(ArchiveError, match="the archive is larger than"):
         read_sdist(data, label=LABEL, limits=Limits(max_archive_size=len(data) - 1))
+
+
+def _chain(links: int) -> bytes:
+    """l00.py -> l01.py -> ... -> real.py: resolving l00.py follows ``links`` symlinks."""
+    names = [f"l{i:02}.py" for i in range(links)] + ["real.py"]
+    entries = [file("pkg/real.py", "x = 1\n")]
+    entries += [symlink(f"pkg/{a}", b) for a, b in itertools.pairwise(names)]
+    return make_tar(entries)
+
+
+def test_symlink_chains_resolve_as_far_as_linux_follows_them() -> None:
+    # Linux follows at most 40 symbolic links in one path lookup (ELOOP past that)
+    project = read_sdist(_chain(40), label=LABEL)
+    assert project.files["l00.py"] == b"x = 1\n"
+    project = read_sdist(_chain(41), label=LABEL)
+    assert "l00.py" not in project.names
+    assert project.files["l01.py"] == b"x = 1\n"
