@@ -180,3 +180,22 @@ def test_symlink_chains_resolve_as_far_as_linux_follows_them() -> None:
     project = read_sdist(_chain(41), label=LABEL)
     assert "l00.py" not in project.names
     assert project.files["l01.py"] == b"x = 1\n"
+
+
+def test_fix_indents_added_values_like_the_first_value_line() -> None:
+    # the first continuation line (a requirement named X) sets the indentation: a tab
+    before = "[options]\ninstall_requires =\n\tX\n\n[metadata]\nname = x\nrequires-dist = foo\n"
+    after = "[options]\ninstall_requires =\n\tX\n\tfoo\n\n[metadata]\nname = x\n"
+    result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
+    assert result.files["setup.cfg"].decode() == after
+
+
+def test_fix_comments_out_every_value_line() -> None:
+    # an ignored key's lines all become comments at the key's indentation, whatever
+    # indentation (tabs) or text ("X") its value lines have
+    before = "[metadata]\n  foo-bar = a\n\t\t\tb\n    X\nname = x\n"
+    after = (
+        "[metadata]\n  # sapper fix: setuptools ignores foo-bar (SC001)\n  # foo-bar = a\n"
+        "  # b\n  #   X\nname = x\n"
+    )
+    assert _fix_cfg(before) == after
