@@ -199,3 +199,8 @@ def test_fix_comments_out_every_value_line() -> None:
         "  # b\n  #   X\nname = x\n"
     )
     assert _fix_cfg(before) == after
+
+
+def test_fix_drops_an_emptied_section_on_the_first_line() -> None:
+    before = "[bdist_wheel]\nuniversal = 1\n\n[metadata]\nname = x\n"
+    assert _fix_cfg(before) == "[metadata]\nname = x\n"
