@@ -115,7 +115,9 @@ _SCAN_TESTS = (
     "tests/test_scan_engine.py",
     "tests/test_scan_store.py",
 )
-CORE_TESTS = tuple(dict.fromkeys((*_SOURCE_TESTS, *_FIX_TESTS, *_SCAN_TESTS)))
+#: Tests written to kill the core group's surviving mutants (run for every mutant of it).
+_CORE_ADDED = ("tests/test_mutants_core.py",)
+CORE_TESTS = tuple(dict.fromkeys((*_SOURCE_TESTS, *_FIX_TESTS, *_SCAN_TESTS, *_CORE_ADDED)))
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ GROUPS: dict[str, Group] = {
             (("sapper.fix.*",), _FIX_TESTS),
             (("sapper.scan.*",), _SCAN_TESTS),
         ),
+        added=_CORE_ADDED,
     ),
 }
 
