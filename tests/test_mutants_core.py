@@ -204,3 +204,8 @@ def test_fix_comments_out_every_value_line() -> None:
 def test_fix_drops_an_emptied_section_on_the_first_line() -> None:
     before = "[bdist_wheel]\nuniversal = 1\n\n[metadata]\nname = x\n"
     assert _fix_cfg(before) == "[metadata]\nname = x\n"
+
+
+def test_fix_keeps_a_section_whose_first_line_is_a_comment() -> None:
+    before = "[metadata]\nname = x\n\n[bdist_wheel]\n# py2 wheels\nuniversal = 1\n"
+    assert _fix_cfg(before) == "[metadata]\nname = x\n\n[bdist_wheel]\n# py2 wheels\n"
