@@ -209,3 +209,14 @@ def test_fix_drops_an_emptied_section_on_the_first_line() -> None:
 def test_fix_keeps_a_section_whose_first_line_is_a_comment() -> None:
     before = "[metadata]\nname = x\n\n[bdist_wheel]\n# py2 wheels\nuniversal = 1\n"
     assert _fix_cfg(before) == "[metadata]\nname = x\n\n[bdist_wheel]\n# py2 wheels\n"
+
+
+def test_fix_merges_two_requires_dist_keys_without_repeating_a_requirement() -> None:
+    before = (
+        "[metadata]\nname = x\nrequires-dist = bar\nRequires_Dist =\n    bar\n    baz\n\n"
+        "[options]\ninstall_requires =\n    foo\n"
+    )
+    after = "[metadata]\nname = x\n\n[options]\ninstall_requires =\n    foo\n    bar\n    baz\n"
+    result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
+    assert result.files["setup.cfg"].decode() == after
+    assert "merged (1 already there)" in result.edits[1].message
