@@ -220,3 +220,10 @@ def test_fix_merges_two_requires_dist_keys_without_repeating_a_requirement() -> 
     result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
     assert result.files["setup.cfg"].decode() == after
     assert "merged (1 already there)" in result.edits[1].message
+
+
+def test_fix_adds_extras_under_one_new_section_header() -> None:
+    before = "[metadata]\nname = x\nprovides-extra = a, b\n"
+    after = "[metadata]\nname = x\n\n[options.extras_require]\na =\nb =\n"
+    result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
+    assert result.files["setup.cfg"].decode() == after
