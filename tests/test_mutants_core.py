@@ -227,3 +227,48 @@ def test_fix_adds_extras_under_one_new_section_header() -> None:
     after = "[metadata]\nname = x\n\n[options.extras_require]\na =\nb =\n"
     result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
     assert result.files["setup.cfg"].decode() == after
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param(
+            "[metadata]\nname = x\nrequires-dist = bar\n\n[options]\ninstall_requires =\n    foo",
+            "[metadata]\nname = x\n\n[options]\ninstall_requires =\n    foo\n    bar\n",
+            id="no-final-newline",
+        ),
+        pytest.param(
+            "[metadata]\rname = x\rrequires-dist = bar\r\r[options]\rinstall_requires =\r    foo\r",
+            "[metadata]\rname = x\r\r[options]\rinstall_requires =\r    foo\r    bar\r",
+            id="lone-cr",
+        ),
+    ],
+)
+def test_fix_appends_values_after_the_last_line(before: str, after: str) -> None:
+    result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
+    assert result.files["setup.cfg"].decode() == after
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param(
+            "[options]\nzip_safe = false\n\n[metadata]\nname = x\nrequires-python = >=3.8\n",
+            "[options]\nzip_safe = false\npython_requires = >=3.8\n\n[metadata]\nname = x\n",
+            id="options-on-the-first-line",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\nrequires-python = >=3.8\n\n[options]\n",
+            "[metadata]\nname = x\n\n[options]\npython_requires = >=3.8\n",
+            id="empty-options",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\nrequires-python = >=3.8\npython-requires = >=3.8\n",
+            "[metadata]\nname = x\n\n[options]\npython_requires = >=3.8\n",
+            id="both-spellings",
+        ),
+    ],
+)
+def test_fix_adds_an_option_to_its_section(before: str, after: str) -> None:
+    result = fix_files(project({"setup.cfg": before}), today=TODAY, unsafe_fixes=True)
+    assert result.files["setup.cfg"].decode() == after
