@@ -165,11 +165,11 @@ class _Project:
         self.symlinks.pop(rel, None)
         self.hardlinks.pop(rel, None)
 
-    def _resolve(self, raw: str, parts: list[str]) -> str | None:
-        """Follow the symlinks of the archive along ``parts``; None for a loop."""
+    def _resolve(self, raw: str, parts: list[str], hops: int = 0) -> str | None:
+        """Follow the symlinks of the archive along ``parts``, ``hops`` links already
+        followed; None for a loop, or past the 40 links Linux follows in one lookup."""
         resolved: list[str] = []
         pending = parts[::-1]
-        hops = 0
         while pending:
             part = pending.pop()
             if not part or part == ".":
@@ -193,7 +193,9 @@ class _Project:
         """Check and resolve the links, and return the project."""
         links: list[tuple[str, str | None]] = []
         for rel, (raw, target) in self.symlinks.items():
-            links.append((rel, self._resolve(raw, [*rel.split("/")[:-1], *target.split("/")])))
+            # the link itself is the first one followed
+            parts = [*rel.split("/")[:-1], *target.split("/")]
+            links.append((rel, self._resolve(raw, parts, hops=1)))
         for rel, (raw, target) in self.hardlinks.items():
             links.append((rel, self._resolve(raw, target.split("/"))))
         names = self.names
