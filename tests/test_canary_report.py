@@ -134,5 +134,5 @@ def test_permanent_prepare_fails_are_not_retried():
     assert report["not_retried"] == [{"target": "torch", "reason": wheel_only.error}]
     text = render_text(report)
     assert "not retried (1 prepare-fail that no rerun changes" in text
-    assert "  torch: torch: no matching release has an sdist" in text
+    assert "  torch: no matching release has an sdist" in text
     assert "not retried" not in render_text(summarize(ROWS, {"run_id": "abc"}))

@@ -267,7 +267,11 @@ def render_text(report: dict[str, Any], *, top: int = 10) -> str:
             f"not retried ({len(report['not_retried'])} prepare-fail that no rerun changes: "
             "no sdist on the index, only yanked ones, or no such release):",
         ]
-        lines += [f"  {e['target']}: {e['reason'][:160]}" for e in report["not_retried"][:top]]
+        for entry in report["not_retried"][:top]:
+            target, reason = entry["target"], entry["reason"]
+            # the index's messages start with the requirement itself: not said twice
+            reason = reason.removeprefix(f"{target}: ")
+            lines.append(f"  {target}: {reason[:160]}")
     return "\n".join(lines) + "\n"
 
 
