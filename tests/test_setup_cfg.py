@@ -528,3 +528,134 @@ def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
 def test_metadata_key_advice(cfg: str, message: str, fix: str) -> None:
     (finding,) = check({"setup.cfg": cfg}).findings
     assert (finding.message, finding.fix) == (message, fix)
+
+
+# Mutants of setup_cfg/_shared.py (`_error_finding`, `_analyse`, `_find_location`,
+# `_section_method`) that survived: what configparser's exceptions make sapper say.
+
+PARSING_ERROR = (
+    "line 3 is neither a `key = value` pair, a [section] header nor a comment: 'version'; "
+    "configparser rejects the file (ParsingError)"
+)
+PARSING_FIX = "add `=` and a value, indent it as a continuation line, or comment it out with #"
+HEADER_FIX = "put the line under a section header such as [metadata], or delete it"
+INTERPOLATION = (
+    "value of `{key}` in [{section}] uses `%` interpolation that configparser cannot resolve "
+    "({error}); setuptools reads every value through it"
+)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "expected"),
+    [
+        pytest.param(
+            b"[metadata]\nname = x\nauthor = Jos\xe9\n",
+            (
+                "SC003",
+                3,
+                13,
+                "setup.cfg is not valid UTF-8 (invalid continuation byte: byte 0xe9); "
+                "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
+                "re-save setup.cfg as UTF-8",
+            ),
+            id="not-utf-8",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n[metadata]\nversion = 1\n",
+            (
+                "SC005",
+                3,
+                1,
+                "section [metadata] appears twice; configparser rejects the file "
+                "(DuplicateSectionError)",
+                "merge the two [metadata] sections into one",
+            ),
+            id="duplicate-section",
+        ),
+        pytest.param(
+            "[options]\nzip_safe = 0\nzip_safe = 1\n",
+            (
+                "SC005",
+                3,
+                1,
+                "key `zip_safe` appears twice in [options]; configparser rejects the file "
+                "(DuplicateOptionError)",
+                "keep one `zip_safe` in [options]",
+            ),
+            id="duplicate-option",
+        ),
+        pytest.param(
+            "name = x\n[metadata]\n",
+            (
+                "SC004",
+                1,
+                1,
+                "line 1 comes before any [section] header: 'name = x'; configparser rejects "
+                "the file (MissingSectionHeaderError)",
+                HEADER_FIX,
+            ),
+            id="missing-section-header",
+        ),
+        pytest.param(
+            "\ufeff[metadata]\nname = x\n",
+            (
+                "SC004",
+                1,
+                1,
+                "line 1 comes before any [section] header: '\\ufeff[metadata]'; configparser "
+                "rejects the file (MissingSectionHeaderError)",
+                HEADER_FIX
+                + " (the file starts with a byte-order mark: save it as UTF-8 without BOM)",
+            ),
+            id="byte-order-mark",
+        ),
+        # configparser keeps repr(line) in ParsingError.errors on Python 3.11, the line
+        # itself on newer Pythons: the message quotes the line of the file once.
+        pytest.param(
+            "[metadata]\nname = x\nversion\n",
+            ("SC004", 3, 1, PARSING_ERROR, PARSING_FIX),
+            id="parsing-error",
+        ),
+        pytest.param(
+            "[metadata]\r\nname = x\r\nversion\r\n",
+            ("SC004", 3, 1, PARSING_ERROR, PARSING_FIX),
+            id="parsing-error-crlf",
+        ),
+        pytest.param(
+            "[metadata]\rname = x\rversion\r",
+            ("SC004", 3, 1, PARSING_ERROR, PARSING_FIX),
+            id="parsing-error-cr",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n[tool:pytest]\nlog_format = %(asctime)s\n",
+            (
+                "SC006",
+                4,
+                1,
+                INTERPOLATION.format(
+                    key="log_format", section="tool:pytest", error="InterpolationMissingOptionError"
+                ),
+                "write a literal percent sign as `%%`",
+            ),
+            id="interpolation-missing-option",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n  # c\ndescription = 100%\n",
+            (
+                "SC006",
+                4,
+                1,
+                INTERPOLATION.format(
+                    key="description", section="metadata", error="InterpolationSyntaxError"
+                ),
+                "write a literal percent sign as `%%`",
+            ),
+            id="interpolation-syntax",
+        ),
+    ],
+)
+def test_read_error_message_and_fix(
+    cfg: str | bytes, expected: tuple[str, int, int, str, str]
+) -> None:
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.code, finding.line, finding.column, finding.message, finding.fix) == expected

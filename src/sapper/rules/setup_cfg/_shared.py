@@ -152,7 +152,13 @@ def _error_location(
     return None, None
 
 
-def _error_finding(exc: Exception) -> tuple[str, str, str]:
+def _source_line(data: bytes, lineno: int) -> str:
+    """Line ``lineno`` (1-based) of ``data``, split as text mode splits it (universal newlines)."""
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")[lineno - 1]
+
+
+def _error_finding(exc: Exception, data: bytes) -> tuple[str, str, str]:
     """(code, message, fix) for an exception setuptools would raise while reading."""
     if isinstance(exc, UnicodeDecodeError):
         return (
@@ -188,11 +194,13 @@ def _error_finding(exc: Exception) -> tuple[str, str, str]:
             ),
         )
     if isinstance(exc, configparser.ParsingError):
-        lineno, line = exc.errors[0] if exc.errors else (None, "")
+        # The line from the file: configparser's errors hold repr(line) in Python 3.11 and the
+        # line itself in newer releases (ParsingError.append), so neither is printed as is.
+        lineno = exc.errors[0][0]
         return (
             "SC004",
             f"line {lineno} is neither a `key = value` pair, a [section] header nor a comment: "
-            f"{str(line).strip()!r}; configparser rejects the file (ParsingError)",
+            f"{_source_line(data, lineno).strip()!r}; configparser rejects the file (ParsingError)",
             "add `=` and a value, indent it as a continuation line, or comment it out with #",
         )
     if isinstance(exc, configparser.InterpolationError):
@@ -242,7 +250,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         sections_seen = sections_seen or parsed.sections
         group_versions = [v for versions, _ in eras for v in versions]
         if parsed.error is not None:
-            code, message, fix = _error_finding(parsed.error)
+            code, message, fix = _error_finding(parsed.error, data)
             where = _error_location(parsed.error, data, locations)
             entry = errors.setdefault((code, message), (set(), where, fix))
             entry[0].update(group_versions)
