@@ -659,3 +659,87 @@ def test_read_error_message_and_fix(
 ) -> None:
     (finding,) = check({"setup.cfg": cfg}).findings
     assert (finding.code, finding.line, finding.column, finding.message, finding.fix) == expected
+
+
+@pytest.mark.parametrize(
+    ("cfg", "fix"),
+    [
+        pytest.param(
+            # configparser reads `%%` as `%`: the suggestion must escape it again to read back
+            # the same value (a lone `%` is an InterpolationSyntaxError, SC006).
+            "[metadata]\nauthor-email = 100%% a\n",
+            "author_email = 100%% a",
+            id="percent-escaped",
+        ),
+        pytest.param(
+            # The fix carries the key's own value: with optionxform=str (53.1.0 on) [metadata]
+            # has both `NAME` (s) and the inherited DEFAULT `name` (d).
+            "[DEFAULT]\nname = d\n[metadata]\nNAME = s\n",
+            "name = s",
+            id="own-value-not-the-inherited-one",
+        ),
+        pytest.param(
+            # The content type is the first file's (the README); the rest is appended.
+            "[metadata]\ndescription-file = README.md\n    CHANGES.rst\n",
+            "long_description = file: README.md, CHANGES.rst\n"
+            "long_description_content_type = text/markdown",
+            id="description-file-type-of-the-first-file",
+        ),
+        pytest.param(
+            # configparser keeps a blank line inside a value; commented out it is a bare `#`.
+            "[metadata]\nhome-page-x = a\n\n    b\n",
+            "# sapper fix: setuptools ignores home-page-x (SC001)\n# home-page-x = a\n#\n#     b",
+            id="commented-out-blank-line",
+        ),
+    ],
+)
+def test_key_fix_text(cfg: str, fix: str) -> None:
+    findings = check({"setup.cfg": cfg}).findings
+    assert [f.fix for f in findings if f.code in {"SC001", "SC002"}] == [fix]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message"),
+    [
+        pytest.param(
+            "[metadata]\nAuthor-Email = a@b.c\n",
+            "dash-separated and uppercase key `Author-Email` in [metadata]: write `author_email`",
+            id="dash-and-uppercase",
+        ),
+        pytest.param(
+            "[DEFAULT]\nfoo-bar = 1\n\n[metadata]\nname = x\n",
+            "dash-separated key `foo-bar` in [metadata] (inherited from [DEFAULT]): setuptools "
+            "does not know `foo_bar` either and ignores it; delete the key or use an option "
+            "listed in the setuptools docs",
+            id="inherited-from-default",
+        ),
+    ],
+)
+def test_key_message(cfg: str, message: str) -> None:
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert finding.message == message
+
+
+UNSUPPORTED = (
+    "section [{section}] starts with `options` but is not a section setuptools knows (it looks "
+    "for a handler for [{handler}]) and stops with 'Unsupported distribution option section'"
+)
+
+
+@pytest.mark.parametrize(
+    ("section", "handler", "fails"),
+    [
+        # setuptools' OptionError names [options.<name>] with dots for the `__` of the method.
+        pytest.param("options.packages.foo", "options.packages.foo", (">=0",), id="dotted"),
+        # from 67.5.1 `partition("options")` keeps what follows the prefix: "_extra"
+        pytest.param("options_extra", "options._extra", (">=0",), id="no-dot"),
+        # "partition" only strips leading dots (lstrip), "replace" strips both ends
+        pytest.param(
+            "options.packages.find.", "options.packages.find.", (">=67.5.1",), id="trailing-dot"
+        ),
+    ],
+)
+def test_unsupported_section_message(section: str, handler: str, fails: tuple[str, ...]) -> None:
+    (finding,) = check({"setup.cfg": f"[{section}]\nx = 1\n"}).findings
+    assert (finding.code, finding.fails) == ("SC007", fails)
+    assert finding.message == UNSUPPORTED.format(section=section, handler=handler)

@@ -52,6 +52,7 @@ _REF_CONFIGPARSER = Reference(
 def _ini_option(key: str, value: str) -> str:
     """``key = value`` as setup.cfg text: continuation lines indented, so that the
     suggestion is valid INI that configparser reads back as ``value``."""
+    value = value.replace("%", "%%")  # read back through interpolation, as setuptools reads
     first, *rest = value.split("\n")
     head = f"{key} = {first.strip()}" if first.strip() else f"{key} ="
     return "\n".join([head, *(f"    {line.strip()}" if line.strip() else "" for line in rest)])
@@ -267,7 +268,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
                 if "-" in opt and facts.checks(facts.dash, section):
                     acc.dash = True
                     _apply(acc, facts.dash, era_versions, today)
-                if not opt.replace("-", "_").islower() and facts.checks(facts.upper, section):
+                if not opt.islower() and facts.checks(facts.upper, section):
                     acc.upper = True
                     _apply(acc, facts.upper, era_versions, today)
 
