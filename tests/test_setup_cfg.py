@@ -743,3 +743,12 @@ def test_unsupported_section_message(section: str, handler: str, fails: tuple[st
     (finding,) = check({"setup.cfg": f"[{section}]\nx = 1\n"}).findings
     assert (finding.code, finding.fails) == ("SC007", fails)
     assert finding.message == UNSUPPORTED.format(section=section, handler=handler)
+
+
+def test_coding_header_read_by_40_7_to_40_9() -> None:
+    """setuptools 40.7.0-40.9.0 opened setup.cfg in binary and decoded it with the encoding
+    of a ``coding:`` comment on its first line (``unicode_utils.detect_encoding``);
+    41.0.0 reads UTF-8, older releases the locale's encoding (UTF-8 here)."""
+    cfg = b"# -*- coding: latin-1 -*-\n[metadata]\nname = x\nauthor = Jos\xe9\n"
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.code, finding.line, finding.fails) == ("SC003", 4, ("<40.7.0", ">=41.0.0"))
