@@ -528,3 +528,227 @@ def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
 def test_metadata_key_advice(cfg: str, message: str, fix: str) -> None:
     (finding,) = check({"setup.cfg": cfg}).findings
     assert (finding.message, finding.fix) == (message, fix)
+
+
+# Mutants of setup_cfg/_shared.py (`_error_finding`, `_analyse`, `_find_location`,
+# `_section_method`) that survived: what configparser's exceptions make sapper say.
+
+PARSING_ERROR = (
+    "line 3 is neither a `key = value` pair, a [section] header nor a comment: 'version'; "
+    "configparser rejects the file (ParsingError)"
+)
+PARSING_FIX = "add `=` and a value, indent it as a continuation line, or comment it out with #"
+HEADER_FIX = "put the line under a section header such as [metadata], or delete it"
+INTERPOLATION = (
+    "value of `{key}` in [{section}] uses `%` interpolation that configparser cannot resolve "
+    "({error}); setuptools reads every value through it"
+)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "expected"),
+    [
+        pytest.param(
+            b"[metadata]\nname = x\nauthor = Jos\xe9\n",
+            (
+                "SC003",
+                3,
+                13,
+                "setup.cfg is not valid UTF-8 (invalid continuation byte: byte 0xe9); "
+                "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
+                "re-save setup.cfg as UTF-8",
+            ),
+            id="not-utf-8",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n[metadata]\nversion = 1\n",
+            (
+                "SC005",
+                3,
+                1,
+                "section [metadata] appears twice; configparser rejects the file "
+                "(DuplicateSectionError)",
+                "merge the two [metadata] sections into one",
+            ),
+            id="duplicate-section",
+        ),
+        pytest.param(
+            "[options]\nzip_safe = 0\nzip_safe = 1\n",
+            (
+                "SC005",
+                3,
+                1,
+                "key `zip_safe` appears twice in [options]; configparser rejects the file "
+                "(DuplicateOptionError)",
+                "keep one `zip_safe` in [options]",
+            ),
+            id="duplicate-option",
+        ),
+        pytest.param(
+            "name = x\n[metadata]\n",
+            (
+                "SC004",
+                1,
+                1,
+                "line 1 comes before any [section] header: 'name = x'; configparser rejects "
+                "the file (MissingSectionHeaderError)",
+                HEADER_FIX,
+            ),
+            id="missing-section-header",
+        ),
+        pytest.param(
+            "\ufeff[metadata]\nname = x\n",
+            (
+                "SC004",
+                1,
+                1,
+                "line 1 comes before any [section] header: '\\ufeff[metadata]'; configparser "
+                "rejects the file (MissingSectionHeaderError)",
+                HEADER_FIX
+                + " (the file starts with a byte-order mark: save it as UTF-8 without BOM)",
+            ),
+            id="byte-order-mark",
+        ),
+        # configparser keeps repr(line) in ParsingError.errors on Python 3.11, the line
+        # itself on newer Pythons: the message quotes the line of the file once.
+        pytest.param(
+            "[metadata]\nname = x\nversion\n",
+            ("SC004", 3, 1, PARSING_ERROR, PARSING_FIX),
+            id="parsing-error",
+        ),
+        pytest.param(
+            "[metadata]\r\nname = x\r\nversion\r\n",
+            ("SC004", 3, 1, PARSING_ERROR, PARSING_FIX),
+            id="parsing-error-crlf",
+        ),
+        pytest.param(
+            "[metadata]\rname = x\rversion\r",
+            ("SC004", 3, 1, PARSING_ERROR, PARSING_FIX),
+            id="parsing-error-cr",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n[tool:pytest]\nlog_format = %(asctime)s\n",
+            (
+                "SC006",
+                4,
+                1,
+                INTERPOLATION.format(
+                    key="log_format", section="tool:pytest", error="InterpolationMissingOptionError"
+                ),
+                "write a literal percent sign as `%%`",
+            ),
+            id="interpolation-missing-option",
+        ),
+        pytest.param(
+            "[metadata]\nname = x\n  # c\ndescription = 100%\n",
+            (
+                "SC006",
+                4,
+                1,
+                INTERPOLATION.format(
+                    key="description", section="metadata", error="InterpolationSyntaxError"
+                ),
+                "write a literal percent sign as `%%`",
+            ),
+            id="interpolation-syntax",
+        ),
+    ],
+)
+def test_read_error_message_and_fix(
+    cfg: str | bytes, expected: tuple[str, int, int, str, str]
+) -> None:
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.code, finding.line, finding.column, finding.message, finding.fix) == expected
+
+
+@pytest.mark.parametrize(
+    ("cfg", "fix"),
+    [
+        pytest.param(
+            # configparser reads `%%` as `%`: the suggestion must escape it again to read back
+            # the same value (a lone `%` is an InterpolationSyntaxError, SC006).
+            "[metadata]\nauthor-email = 100%% a\n",
+            "author_email = 100%% a",
+            id="percent-escaped",
+        ),
+        pytest.param(
+            # The fix carries the key's own value: with optionxform=str (53.1.0 on) [metadata]
+            # has both `NAME` (s) and the inherited DEFAULT `name` (d).
+            "[DEFAULT]\nname = d\n[metadata]\nNAME = s\n",
+            "name = s",
+            id="own-value-not-the-inherited-one",
+        ),
+        pytest.param(
+            # The content type is the first file's (the README); the rest is appended.
+            "[metadata]\ndescription-file = README.md\n    CHANGES.rst\n",
+            "long_description = file: README.md, CHANGES.rst\n"
+            "long_description_content_type = text/markdown",
+            id="description-file-type-of-the-first-file",
+        ),
+        pytest.param(
+            # configparser keeps a blank line inside a value; commented out it is a bare `#`.
+            "[metadata]\nhome-page-x = a\n\n    b\n",
+            "# sapper fix: setuptools ignores home-page-x (SC001)\n# home-page-x = a\n#\n#     b",
+            id="commented-out-blank-line",
+        ),
+    ],
+)
+def test_key_fix_text(cfg: str, fix: str) -> None:
+    findings = check({"setup.cfg": cfg}).findings
+    assert [f.fix for f in findings if f.code in {"SC001", "SC002"}] == [fix]
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message"),
+    [
+        pytest.param(
+            "[metadata]\nAuthor-Email = a@b.c\n",
+            "dash-separated and uppercase key `Author-Email` in [metadata]: write `author_email`",
+            id="dash-and-uppercase",
+        ),
+        pytest.param(
+            "[DEFAULT]\nfoo-bar = 1\n\n[metadata]\nname = x\n",
+            "dash-separated key `foo-bar` in [metadata] (inherited from [DEFAULT]): setuptools "
+            "does not know `foo_bar` either and ignores it; delete the key or use an option "
+            "listed in the setuptools docs",
+            id="inherited-from-default",
+        ),
+    ],
+)
+def test_key_message(cfg: str, message: str) -> None:
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert finding.message == message
+
+
+UNSUPPORTED = (
+    "section [{section}] starts with `options` but is not a section setuptools knows (it looks "
+    "for a handler for [{handler}]) and stops with 'Unsupported distribution option section'"
+)
+
+
+@pytest.mark.parametrize(
+    ("section", "handler", "fails"),
+    [
+        # setuptools' OptionError names [options.<name>] with dots for the `__` of the method.
+        pytest.param("options.packages.foo", "options.packages.foo", (">=0",), id="dotted"),
+        # from 67.5.1 `partition("options")` keeps what follows the prefix: "_extra"
+        pytest.param("options_extra", "options._extra", (">=0",), id="no-dot"),
+        # "partition" only strips leading dots (lstrip), "replace" strips both ends
+        pytest.param(
+            "options.packages.find.", "options.packages.find.", (">=67.5.1",), id="trailing-dot"
+        ),
+    ],
+)
+def test_unsupported_section_message(section: str, handler: str, fails: tuple[str, ...]) -> None:
+    (finding,) = check({"setup.cfg": f"[{section}]\nx = 1\n"}).findings
+    assert (finding.code, finding.fails) == ("SC007", fails)
+    assert finding.message == UNSUPPORTED.format(section=section, handler=handler)
+
+
+def test_coding_header_read_by_40_7_to_40_9() -> None:
+    """setuptools 40.7.0-40.9.0 opened setup.cfg in binary and decoded it with the encoding
+    of a ``coding:`` comment on its first line (``unicode_utils.detect_encoding``);
+    41.0.0 reads UTF-8, older releases the locale's encoding (UTF-8 here)."""
+    cfg = b"# -*- coding: latin-1 -*-\n[metadata]\nname = x\nauthor = Jos\xe9\n"
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.code, finding.line, finding.fails) == ("SC003", 4, ("<40.7.0", ">=41.0.0"))

@@ -52,6 +52,7 @@ _REF_CONFIGPARSER = Reference(
 def _ini_option(key: str, value: str) -> str:
     """``key = value`` as setup.cfg text: continuation lines indented, so that the
     suggestion is valid INI that configparser reads back as ``value``."""
+    value = value.replace("%", "%%")  # read back through interpolation, as setuptools reads
     first, *rest = value.split("\n")
     head = f"{key} = {first.strip()}" if first.strip() else f"{key} ="
     return "\n".join([head, *(f"    {line.strip()}" if line.strip() else "" for line in rest)])
@@ -152,7 +153,13 @@ def _error_location(
     return None, None
 
 
-def _error_finding(exc: Exception) -> tuple[str, str, str]:
+def _source_line(data: bytes, lineno: int) -> str:
+    """Line ``lineno`` (1-based) of ``data``, split as text mode splits it (universal newlines)."""
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")[lineno - 1]
+
+
+def _error_finding(exc: Exception, data: bytes) -> tuple[str, str, str]:
     """(code, message, fix) for an exception setuptools would raise while reading."""
     if isinstance(exc, UnicodeDecodeError):
         return (
@@ -188,11 +195,13 @@ def _error_finding(exc: Exception) -> tuple[str, str, str]:
             ),
         )
     if isinstance(exc, configparser.ParsingError):
-        lineno, line = exc.errors[0] if exc.errors else (None, "")
+        # The line from the file: configparser's errors hold repr(line) in Python 3.11 and the
+        # line itself in newer releases (ParsingError.append), so neither is printed as is.
+        lineno = exc.errors[0][0]
         return (
             "SC004",
             f"line {lineno} is neither a `key = value` pair, a [section] header nor a comment: "
-            f"{str(line).strip()!r}; configparser rejects the file (ParsingError)",
+            f"{_source_line(data, lineno).strip()!r}; configparser rejects the file (ParsingError)",
             "add `=` and a value, indent it as a continuation line, or comment it out with #",
         )
     if isinstance(exc, configparser.InterpolationError):
@@ -242,7 +251,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
         sections_seen = sections_seen or parsed.sections
         group_versions = [v for versions, _ in eras for v in versions]
         if parsed.error is not None:
-            code, message, fix = _error_finding(parsed.error)
+            code, message, fix = _error_finding(parsed.error, data)
             where = _error_location(parsed.error, data, locations)
             entry = errors.setdefault((code, message), (set(), where, fix))
             entry[0].update(group_versions)
@@ -259,7 +268,7 @@ def _analyse(ctx: Context) -> tuple[Finding, ...]:
                 if "-" in opt and facts.checks(facts.dash, section):
                     acc.dash = True
                     _apply(acc, facts.dash, era_versions, today)
-                if not opt.replace("-", "_").islower() and facts.checks(facts.upper, section):
+                if not opt.islower() and facts.checks(facts.upper, section):
                     acc.upper = True
                     _apply(acc, facts.upper, era_versions, today)
 
