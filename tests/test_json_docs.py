@@ -130,7 +130,16 @@ def canary_store(tmp_path: Path) -> Path:
     cand = Backend(spec="setuptools==78.0.1", requirement="setuptools==78.0.1", version="78.0.1")
     with CanaryStore(db) as store:
         store.start_run("run1", base, cand, "metadata", False)
-        store.write("run1", ROWS)
+        wheel_only = TargetRow(
+            key="req:torch",
+            target="torch",
+            project=None,
+            version=None,
+            cls="prepare-fail",
+            error="torch: no matching release has an sdist",
+            permanent=True,
+        )
+        store.write("run1", [*ROWS, wheel_only])
         store.finish_run("run1")
     return db
 
