@@ -731,6 +731,8 @@ UNSUPPORTED = (
     [
         # setuptools' OptionError names [options.<name>] with dots for the `__` of the method.
         pytest.param("options.packages.foo", "options.packages.foo", (">=0",), id="dotted"),
+        # a sub-name of one letter X is still a name: both spellings of the lookup keep it
+        pytest.param("options.X", "options.X", (">=0",), id="one-letter"),
         # from 67.5.1 `partition("options")` keeps what follows the prefix: "_extra"
         pytest.param("options_extra", "options._extra", (">=0",), id="no-dot"),
         # "partition" only strips leading dots (lstrip), "replace" strips both ends
@@ -745,6 +747,45 @@ def test_unsupported_section_message(section: str, handler: str, fails: tuple[st
     assert finding.message == UNSUPPORTED.format(section=section, handler=handler)
 
 
+def test_keys_after_one_that_only_old_releases_flagged() -> None:
+    """A key flagged only where nothing fails or warns today (54.1.0 and 54.1.1 checked
+    every section, so `[flake8] max-line-length` drew a warning there) is not reported, and
+    the keys after it still are; so are those after an unflagged key."""
+    cfg = "[flake8]\nmax-line-length = 100\n[metadata]\nname = x\nauthor-email = a@b.c\n"
+    assert _summary(cfg) == [("SC001", 5, ("==78.0.1",), (">=67.7.0",))]
+
+
+def test_parsing_error_in_a_file_only_40_7_to_40_9_can_decode() -> None:
+    """40.7.0-40.9.0 decode a latin-1 file (its coding header) and then stop at a line
+    configparser rejects; the other releases stop at the undecodable byte. The rejected
+    line is quoted from the file, whatever its bytes."""
+    cfg = b"# -*- coding: latin-1 -*-\n[metadata]\nauthor = Jos\xe9\nnot an option line\n"
+    findings = check({"setup.cfg": cfg}).findings
+    assert [(f.code, f.line, f.fails) for f in findings] == [
+        ("SC003", 3, ("<40.7.0", ">=41.0.0")),
+        ("SC004", 4, (">=40.7.0,<41.0.0",)),
+    ]
+    assert findings[1].message.endswith(
+        ": 'not an option line'; configparser rejects the file (ParsingError)"
+    )
+
+
+def test_setup_cfg_checks_survive_pickling() -> None:
+    """Rules travel to worker processes (scan -j, Dask) pickled: each SC check must come
+    back equal, hashing alike, and distinct from another code's."""
+    import pickle
+
+    from sapper.rules.setup_cfg._shared import _checker
+
+    check_1 = _checker("SC001")
+    back = pickle.loads(pickle.dumps(check_1))
+    assert back == check_1
+    assert hash(back) == hash(check_1)
+    assert back != _checker("SC002")
+    assert back != "SC001"
+    assert repr(back) == "_Check(code='SC001')"
+
+
 def test_coding_header_read_by_40_7_to_40_9() -> None:
     """setuptools 40.7.0-40.9.0 opened setup.cfg in binary and decoded it with the encoding
     of a ``coding:`` comment on its first line (``unicode_utils.detect_encoding``);
@@ -752,3 +793,7 @@ def test_coding_header_read_by_40_7_to_40_9() -> None:
     cfg = b"# -*- coding: latin-1 -*-\n[metadata]\nname = x\nauthor = Jos\xe9\n"
     (finding,) = check({"setup.cfg": cfg}).findings
     assert (finding.code, finding.line, finding.fails) == ("SC003", 4, ("<40.7.0", ">=41.0.0"))
+    # on the second line (PEP 263 would read it there) setuptools does not look for it
+    cfg = b"# project settings\n# -*- coding: latin-1 -*-\n[metadata]\nauthor = Jos\xe9\n"
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.code, finding.line, finding.fails) == ("SC003", 4, (">=0",))

@@ -51,14 +51,14 @@ def _decode(data: bytes, encoding: str) -> str:
     """Decode like ``open(path, encoding=...)`` in text mode: universal newlines."""
     codec = "utf-8"
     if encoding == "coding-header":
-        for line in data.splitlines()[:2]:
-            mo = _CODING_RE.match(line)
-            if mo:
-                try:
-                    codec = codecs.lookup(mo.group(1).decode("ascii")).name
-                except (LookupError, UnicodeDecodeError):
-                    codec = "utf-8"
-                break
+        # setuptools' ``detect_encoding`` matches the first line only (``fp.readline()``
+        # of the binary file: up to the first b"\n"), unlike PEP 263's two lines
+        mo = _CODING_RE.match(data.split(b"\n", 1)[0])
+        if mo:
+            try:
+                codec = codecs.lookup(mo.group(1).decode("ascii")).name
+            except (LookupError, UnicodeDecodeError):
+                codec = "utf-8"
     wrapper = io.TextIOWrapper(io.BytesIO(data), encoding=codec, newline=None)
     return wrapper.read()
 
