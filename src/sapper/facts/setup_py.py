@@ -59,16 +59,22 @@ class ImportSite:
     column: int
 
 
-def _guarded(handlers: list[ast.ExceptHandler]) -> bool:
+def catches(handlers: list[ast.ExceptHandler], names: frozenset[str]) -> bool:
+    """Whether one of ``handlers`` catches an exception by one of ``names`` (plain or
+    dotted, alone or in a tuple), or is a bare ``except``."""
     for handler in handlers:
         if handler.type is None:
             return True
         types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         for t in types:
             name = t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None)
-            if name in _GUARDS:
+            if name in names:
                 return True
     return False
+
+
+def _guarded(handlers: list[ast.ExceptHandler]) -> bool:
+    return catches(handlers, _GUARDS)
 
 
 class AstIndex:

@@ -13,6 +13,7 @@ import ast
 from ...facts.setup_py import (
     _TRY_NODES,
     PATH,
+    catches,
 )
 from ...model import Finding
 from .._base import Context
@@ -46,25 +47,13 @@ def keyword_values(ctx: Context, name: str) -> list[ast.expr]:
     return values
 
 
-def _catches(handlers: list[ast.ExceptHandler], names: frozenset[str]) -> bool:
-    for handler in handlers:
-        if handler.type is None:
-            return True
-        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        for t in types:
-            name = t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", None)
-            if name in names:
-                return True
-    return False
-
-
 def caught_nodes(tree: ast.Module, names: frozenset[str]) -> set[int]:
     """The nodes (by id) inside a ``try`` body with an ``except`` clause that catches an
     exception by one of ``names`` (or a bare ``except``): an error raised there is caught."""
     return {
         id(n)
         for t in ast.walk(tree)
-        if isinstance(t, _TRY_NODES) and _catches(t.handlers, names)
+        if isinstance(t, _TRY_NODES) and catches(t.handlers, names)
         for stmt in t.body
         for n in ast.walk(stmt)
     }
