@@ -340,6 +340,7 @@ def test_universal_before_due_date_is_only_a_warning() -> None:
     (finding,) = result.findings
     assert finding.fails_enforced == ()
     assert finding.warns == (">=75.1.0",)
+    assert finding.due_date == "2025-08-30"  # setuptools' own due date, shown to users
 
 
 # Mutants of SC009, SC010 and SC012 that the tables above let survive (docs/testing.md).
@@ -745,6 +746,16 @@ def test_unsupported_section_message(section: str, handler: str, fails: tuple[st
     (finding,) = check({"setup.cfg": f"[{section}]\nx = 1\n"}).findings
     assert (finding.code, finding.fails) == ("SC007", fails)
     assert finding.message == UNSUPPORTED.format(section=section, handler=handler)
+
+
+def test_findings_in_line_order_with_an_inherited_key() -> None:
+    """configparser lists a section's own keys before those it inherits from [DEFAULT], so
+    the inherited key (line 2) is met after the own one (line 4); findings go by line."""
+    cfg = "[DEFAULT]\nfoo-bar = 1\n[metadata]\nhome-page = x\n"
+    assert [(f.code, f.line) for f in check({"setup.cfg": cfg}).findings] == [
+        ("SC001", 2),
+        ("SC001", 4),
+    ]
 
 
 def test_keys_after_one_that_only_old_releases_flagged() -> None:
