@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
@@ -18,6 +19,7 @@ from sapper.scan.corpus import Job
 from sapper.scan.store import (
     FINDING_COLUMNS,
     SDIST_COLUMNS,
+    Row,
     export,
     is_parquet_store,
     open_results,
@@ -93,6 +95,49 @@ def test_writing_a_key_again_replaces_its_row_and_findings(store_path: Path) -> 
     con = open_results(store_path)
     assert con.execute("SELECT count(*), min(error_type) FROM sdists").fetchone() == (1, None)
     assert con.execute("SELECT count(*) FROM findings").fetchone() == (1,)
+
+
+def _plain_row(key: str, **values: object) -> Row:
+    sdist = dict.fromkeys(SDIST_COLUMNS)
+    sdist.update(key=key, **values)
+    return Row(sdist=sdist)
+
+
+# Each batch is written column by column (a list of values a column); what DuckDB infers from
+# one column's list must not depend on which values share the batch.
+BATCHES = {
+    "ints and floats in a DOUBLE column": [
+        _plain_row("a", seconds=1),
+        _plain_row("b", seconds=0.25),
+    ],
+    "only empty lists in a list column": [
+        _plain_row("a", fails=[], fails_enforced=[]),
+        _plain_row("b", fails=[], fails_enforced=[]),
+    ],
+    "None beside lists, and only None": [
+        _plain_row("a", fails=None, outcome="builds"),
+        _plain_row("b", fails=["78.0.1", "78.0.2"], size=2**40, has_wheel=False),
+    ],
+    "one row with every kind of value": [
+        _plain_row(
+            "a",
+            upload_time=datetime(2020, 1, 2, 3, 4, 5),
+            result='{"a": [1, "x"]}',
+            fails=["1"],
+            error_message='it\'s "quoted"; DROP TABLE sdists',
+        )
+    ],
+}
+
+
+@pytest.mark.parametrize("batch", BATCHES.values(), ids=BATCHES.keys())
+def test_a_batch_reads_back_value_for_value(store_path: Path, batch: list[Row]) -> None:
+    with open_store(store_path) as store:
+        store.write(batch)
+    con = open_results(store_path)
+    got = con.execute(f"SELECT {', '.join(SDIST_COLUMNS)} FROM sdists ORDER BY key").fetchall()
+    want = [tuple(r.sdist[c] for c in SDIST_COLUMNS) for r in sorted(batch, key=Row.key.fget)]
+    assert got == want
 
 
 def test_a_batch_in_flight_is_never_half_visible(tmp_path: Path) -> None:

@@ -182,20 +182,19 @@ def _row_values(row: Mapping[str, Any], columns: Sequence[str]) -> list[Any]:
     return [row.get(c) for c in columns]
 
 
-_INSERT_CHUNK = 100
-
-
 def _insert(
     con: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], rows: list[list[Any]]
 ) -> None:
-    """Insert ``rows`` with one multi-row statement per chunk (``executemany`` is slow)."""
-    one = f"({', '.join('?' for _ in columns)})"
-    for at in range(0, len(rows), _INSERT_CHUNK):
-        chunk = rows[at : at + _INSERT_CHUNK]
-        con.execute(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * len(chunk))}",
-            [value for row in chunk for value in row],
-        )
+    """Insert ``rows`` with one statement: a parameter a column, each the list of that
+    column's values, unnested side by side. Binding a few lists costs DuckDB about half as
+    much as a multi-row ``VALUES`` with a parameter a value (``executemany`` is slower still).
+    """
+    if not rows:
+        return
+    values = [list(column) for column in zip(*rows, strict=True)]
+    names = ", ".join(columns)
+    unnested = ", ".join(f"unnest(?) AS {name}" for name in columns)
+    con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM (SELECT {unnested})", values)
 
 
 class DuckDBStore(Store):
