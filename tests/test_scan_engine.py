@@ -18,6 +18,7 @@ from archive_factory import file, gzip_zero_bomb, make_tar, make_zip
 from fake_index import FakeIndex, Reply, serve, sha256
 from helpers import TODAY
 
+from sapper._exceptions import UsageError
 from sapper.check import Options, check_files
 from sapper.render.json import result_dict
 from sapper.scan import Progress, ScanOptions, scan
@@ -465,6 +466,67 @@ def test_a_worker_that_dies_costs_only_its_own_sdist(
     assert got == {f"{name}-1.0.tar.gz": "builds" for name in names} | {
         "crash-1.0.tar.gz": "crash"
     }
+
+
+def test_the_worker_pool_is_started_ahead_and_handed_over_once() -> None:
+    from sapper.scan.engine import _WarmPool
+
+    warm = _WarmPool(2)
+    pool = warm.take()
+    assert pool is not None
+    try:
+        # both workers were started by the warm-up, so two tasks run in two processes
+        assert len(pool._processes) == 2
+        assert len({pool.submit(os.getpid).result() for _ in range(8)} - {os.getpid()}) >= 1
+    finally:
+        pool.shutdown()
+    assert warm.take() is None  # handed over once
+    warm.discard()  # nothing left to shut down
+
+
+def test_a_scan_that_stops_early_shuts_the_pool_it_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sapper.scan.engine
+
+    started: list[object] = []
+    real = sapper.scan.engine._process_pool
+
+    def recorded(workers: int) -> object:
+        pool = real(workers)
+        started.append(pool)
+        return pool
+
+    monkeypatch.setattr(sapper.scan.engine, "_process_pool", recorded)
+    (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
+    not_a_db = tmp_path / "scan.duckdb"
+    not_a_db.write_text("not a database")
+    with pytest.raises(UsageError, match="cannot open the scan database"):
+        scan([str(tmp_path / "x-1.0.tar.gz")], options=ScanOptions(db=not_a_db, jobs=2))
+    (pool,) = started
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        pool.submit(os.getpid)  # type: ignore[attr-defined]
+
+
+def test_a_pool_that_cannot_start_ahead_is_started_when_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sapper.scan.engine
+
+    real = sapper.scan.engine._process_pool
+    calls: list[int] = []
+
+    def fails_first(workers: int) -> object:
+        calls.append(workers)
+        if len(calls) == 1:
+            raise OSError("no fork server now")
+        return real(workers)
+
+    monkeypatch.setattr(sapper.scan.engine, "_process_pool", fails_first)
+    (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
+    db = tmp_path / "scan.duckdb"
+    summary = scan([str(tmp_path / "x-1.0.tar.gz")], options=ScanOptions(db=db, jobs=2))
+    assert (summary.scanned, summary.failed, calls) == (1, 0, [2, 2])
 
 
 # --------------------------------------------------------------------------- --top

@@ -14,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -259,11 +260,18 @@ def scan(
         msg = "nothing to scan: give sdists, directories, list files, requirements or --top N"
         raise UsageError(msg)
     start = time.monotonic()
+    workers = options.jobs or os.cpu_count() or 1
+    # the worker processes start (the fork server imports the rules) while this process
+    # opens the store and resolves: a thread waits for them, so both sides work at once
+    warm = _WarmPool(workers) if options.engine == "process" and workers > 1 else None
     index = Index(
         options.index_url or DEFAULT_INDEX_URL,
         cache_dir=options.cache_dir or default_cache_dir(),
     )
-    with open_store(options.db) as store:
+    with contextlib.ExitStack() as stack:
+        if warm is not None:
+            stack.callback(warm.discard)
+        store = stack.enter_context(open_store(options.db))
         now = utcnow()
         meta = store.meta()
         store.set_meta(
@@ -320,6 +328,7 @@ def scan(
                     options=options,
                     batcher=batcher,
                     counter=counter,
+                    warm=warm,
                 )
         except KeyboardInterrupt:
             batcher.finish()
@@ -434,6 +443,7 @@ def _run_local(
     options: ScanOptions,
     batcher: _Batcher,
     counter: _Counter,
+    warm: _WarmPool | None = None,
 ) -> None:
     workers = options.jobs or os.cpu_count() or 1
     queue = deque(jobs)
@@ -447,7 +457,11 @@ def _run_local(
     io_limit = max(1, options.connections) * 2
     cpu_limit = workers * 2
     pool: cf.ProcessPoolExecutor | _Inline
-    pool = _Inline() if workers == 1 else _process_pool(workers)
+    if workers == 1:
+        pool = _Inline()
+    else:
+        started = warm.take() if warm is not None else None
+        pool = started if started is not None else _process_pool(workers)
     io_pool = DaemonPool(options.connections, name="sapper-download")
     # worker processes read (and hash) local files themselves, rather than being sent their
     # bytes, unless the store holds earlier results: then this process hashes each file
@@ -536,6 +550,41 @@ def _run_local(
         raise
     io_pool.shutdown(wait=True, cancel_futures=True)
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _WarmPool:
+    """A process pool whose workers are started by a thread, while the caller goes on.
+
+    Starting a worker waits for the fork server, which imports every rule module first;
+    submitting one empty task a worker makes them all start now rather than at the first
+    real task.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._thread = threading.Thread(
+            target=self._start, args=(workers,), name="sapper-warm", daemon=True
+        )
+        self._thread.start()
+
+    def _start(self, workers: int) -> None:
+        with contextlib.suppress(Exception):  # the first real task starts them otherwise
+            pool = _process_pool(workers)
+            self._pool = pool
+            cf.wait([pool.submit(os.getpid) for _ in range(workers)])
+
+    def take(self) -> cf.ProcessPoolExecutor | None:
+        """The pool, once its workers are started (None if it could not be started)."""
+        self._thread.join()
+        pool, self._pool = self._pool, None
+        return pool
+
+    def discard(self) -> None:
+        """Shut the pool down if :meth:`take` was never called (the scan ended first)."""
+        self._thread.join()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 def _read_and_analyse(
