@@ -51,7 +51,6 @@ LAZY = (
     # the setup.py rules, for a tree without setup.py (rules._index.NEEDS_FILE)
     "sapper.rules.setup_py.sp001",
     "sapper.rules.setup_py._shared",
-    "sapper.rules.pyproject.pp009",
     "duckdb",
     "libcst",
     "urllib.request",
@@ -140,6 +139,7 @@ def test_check_of_a_setup_cfg_tree_imports_none_of_the_lazy_modules(cfg_tree: Pa
     assert "sapper.rules.setup_cfg.sc001" in modules  # the check did run its rules
     assert sorted(m for m in LAZY if m in modules) == []
     assert "tomllib" not in modules  # no pyproject.toml, no TOML parser
+    assert "sapper.rules.pyproject.pp009" not in modules  # nor the rule that reads only it
 
 
 def test_check_with_a_pyproject_reads_it_with_tomllib_only(cfg_tree: Path) -> None:
@@ -147,6 +147,7 @@ def test_check_with_a_pyproject_reads_it_with_tomllib_only(cfg_tree: Path) -> No
     modules = _imported(cfg_tree)
     assert "tomllib" in modules or "tomli" in modules
     assert sorted(m for m in LAZY if m in modules) == []
+    assert "sapper.rules.pyproject.pp009" in modules  # it reads pyproject.toml
 
 
 def test_a_marker_in_a_requirement_still_reaches_packaging(cfg_tree: Path) -> None:

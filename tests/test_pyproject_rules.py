@@ -375,6 +375,38 @@ NUMPY_SETUP = "import numpy\nfrom setuptools import setup\nsetup()\n"
         pytest.param({"setup.py": NUMPY_SETUP}, [], id="no-pyproject-is-frontend-dependent"),
         pytest.param(
             {
+                "pyproject.toml": "[tool.black]\n\n[build-system]\nbuild-backend = "
+                '"setuptools.build_meta"\n',
+                "setup.py": "from setuptools import setup\nsetup()\n",
+            },
+            [("PP009", 3, (">=0",), (">=0",), ())],
+            id="table-without-requires-and-no-import",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[build-system]\n", "setup.cfg": "[metadata]\nname = x\n"},
+            [("PP009", 1, (">=0",), (">=0",), ())],
+            id="empty-table-without-setup-py",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[build-system]\n", "setup.py": NUMPY_SETUP},
+            [("PP009", 1, (">=0",), (">=0",), ())],
+            id="table-without-requires-and-an-import-is-one-finding",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": "[build-system]\nrequires = []\n",
+                "setup.py": "from setuptools import setup\nsetup()\n",
+            },
+            [],
+            id="empty-requires-is-a-valid-table",
+        ),
+        pytest.param(
+            {"pyproject.toml": "[tool.black]\n", "setup.py": "from setuptools import setup\n"},
+            [],
+            id="no-table-and-no-import",
+        ),
+        pytest.param(
+            {
                 "pyproject.toml": "[tool.black]\n",
                 "setup.py": "import os, sys\nimport versioneer\nimport mypkg.about\n"
                 "from setuptools import setup\nsetup()\n",
@@ -1024,7 +1056,8 @@ def test_without_build_system_imports(setup: str, reported: list[tuple[int, str]
 def test_without_build_system_messages() -> None:
     """No [build-system]: pip's fallback environment lacks the module. A [build-system] table
     without `requires`: pip refuses the project ("The [build-system] table is missing the
-    mandatory `requires` key", pip 23.2.1), whatever setup.py does."""
+    mandatory `requires` key", pip 23.2.1), uv and build too, whatever setup.py does
+    (tests/oracle/test_pyproject_oracle.py runs pip)."""
     setup = "import numpy\nfrom setuptools import setup\nsetup()\n"
     fix = (
         'add [build-system] with requires = ["setuptools", "<the distribution that provides '
@@ -1042,16 +1075,30 @@ def test_without_build_system_messages() -> None:
         )
     ]
     no_requires = {
-        "pyproject.toml": '[build-system]\nbuild-backend = "setuptools.build_meta"\n',
-        "setup.py": setup,
+        "pyproject.toml": "[tool.black]\n[ build-system ]  # PEP 518\n"
+        'build-backend = "setuptools.build_meta"\n',
+        "setup.py": setup + "import six\nimport os\n",
     }
+    refused = (
+        'pyproject.toml has a [build-system] table without `requires`, which pip ("The '
+        '[build-system] table is missing the mandatory `requires` key"), uv ("missing field '
+        '`requires`") and build ("`requires` is a required property") refuse before any '
+        "setuptools runs, whatever the setuptools version"
+    )
+    # one finding, at the table's header; the imports are named in its fix
+    assert [(f.path, f.line) for f in check(no_requires).findings if f.code == "PP009"] == [
+        ("pyproject.toml", 2)
+    ]
     assert _said(no_requires, "PP009") == [
         (
-            1,
+            2,
             (">=0",),
-            "setup.py imports `numpy` at module level and pyproject.toml has a [build-system] "
-            'table without `requires`, which pip refuses ("The [build-system] table is missing '
-            'the mandatory `requires` key") whatever the setuptools version',
-            fix,
+            refused,
+            'add requires = ["setuptools>=40.8.0", "<the distribution that provides numpy>", '
+            '"<the distribution that provides six>"] to [build-system]',
         )
+    ]
+    no_imports = {"pyproject.toml": "[build-system]\n", "setup.cfg": "[metadata]\n"}
+    assert _said(no_imports, "PP009") == [
+        (1, (">=0",), refused, 'add requires = ["setuptools>=40.8.0"] to [build-system]')
     ]

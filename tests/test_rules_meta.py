@@ -248,6 +248,8 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
     from sapper.rules import rules_for
 
     present = rules_for(present=with_setup_py)
+    assert [r.code for r in present] == sorted(set(RULE_MODULES) - {"PP009"})
+    present = rules_for(present={**with_setup_py, "pyproject.toml": b"[build-system]\n"})
     assert [r.code for r in present] == sorted(RULE_MODULES)
     assert {r.code for r in rules_for(present={})} == set(RULE_MODULES) - set(NEEDS_FILE)
 

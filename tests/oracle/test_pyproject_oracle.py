@@ -320,3 +320,58 @@ def test_missing_dynamic_is_dropped_silently(tmp_path: Path) -> None:
     finding = next(f for f in result.findings if f.code == "PP008")
     assert "69.0.0" in finding.message
     assert kept == {"68.2.2": True, "69.0.0": False, "84.2.1": False}
+
+
+#: PP009's other case: a [build-system] table without `requires`. pip refuses it before it
+#: installs anything or runs setup.py (which imports nothing here); the control is the same
+#: tree with `requires`, which pip builds.
+PP009_TABLE_CASES = [
+    ("pp009-table-without-requires", '[build-system]\nbuild-backend = "setuptools.build_meta"\n'),
+    (
+        "control-pp009-table-with-requires",
+        '[build-system]\nrequires = ["setuptools>=40.8.0"]\n'
+        'build-backend = "setuptools.build_meta"\n',
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "pyproject"), PP009_TABLE_CASES, ids=[c[0] for c in PP009_TABLE_CASES]
+)
+def test_table_without_requires_matches_pip(tmp_path: Path, name: str, pyproject: str) -> None:
+    import subprocess
+    import sys
+
+    project = tmp_path / "probe"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(pyproject)
+    (project / "setup.py").write_text(SETUP.format('name="probe", version="1.0", py_modules=[]'))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-cache-dir",
+            "--disable-pip-version-check",
+            "-w",
+            str(tmp_path / "dist"),
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    refused = "The [build-system] table is missing the mandatory `requires` key"
+    result = check_target(str(project), Options())
+    assert result.verdict is not None
+    if name.startswith("control"):
+        assert proc.returncode == 0, proc.stderr[-1500:]
+        assert list((tmp_path / "dist").glob("probe-1.0-*.whl"))
+        assert (result.verdict.outcome, result.verdict.because) == ("builds", ())
+    else:
+        assert proc.returncode != 0
+        assert refused in proc.stderr, proc.stderr[-1500:]
+        assert (result.verdict.outcome, result.verdict.because) == ("fails", ("PP009",))

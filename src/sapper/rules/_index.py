@@ -46,13 +46,14 @@ RULE_MODULES: dict[str, str] = {
 
 #: Rule code -> the project file without which the rule cannot report: every check of these
 #: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.constants``,
-#: ``.import_sites``), which are empty when the file is absent. ``sapper check`` neither
-#: imports nor runs them for a project without the file (a tree with only setup.cfg and
-#: pyproject.toml skips the setup.py rules and ``sapper.facts.setup_py``);
+#: ``.import_sites``; PP009's ``ctx.pyproject.data``), which are empty when the file is
+#: absent. ``sapper check`` neither imports nor runs them for a project without the file (a
+#: tree with only setup.cfg and pyproject.toml skips the setup.py rules and
+#: ``sapper.facts.setup_py``, one without pyproject.toml skips PP009);
 #: ``tests/test_rules_meta.py`` checks that removing the file silences each of them on
 #: every test project.
 NEEDS_FILE: dict[str, str] = {
-    "PP009": "setup.py",
+    "PP009": "pyproject.toml",
     "SP001": "setup.py",
     "SP002": "setup.py",
     "SP003": "setup.py",

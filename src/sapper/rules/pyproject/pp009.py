@@ -1,5 +1,6 @@
 """PP009 `pyproject-without-build-system`:
-setup.py imports a third-party module but pyproject.toml declares no build requirements.
+pyproject.toml declares no build requirements: a [build-system] table without `requires`
+(which the installers refuse), or no table while setup.py imports a third-party module.
 """
 
 from __future__ import annotations
@@ -7,7 +8,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from ...facts.setup_py import import_sites
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from .._emit import make_finding
@@ -47,15 +47,16 @@ def _local_names(ctx: Context) -> set[str]:
     return out
 
 
-def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
+def _third_party_imports(ctx: Context) -> list[tuple[str, int]]:
+    """(top-level module, line of its first import) of setup.py's unconditional module-level
+    imports of modules that neither the standard library, nor pip's fallback build
+    environment, nor the project itself provides."""
     import sys
 
-    data = ctx.pyproject.data
-    if not isinstance(data, dict):
+    if "setup.py" not in ctx.files.files:
         return []
-    table = data.get("build-system")
-    if isinstance(table, dict) and "requires" in table:
-        return []
+    from ...facts.setup_py import import_sites
+
     tree = ctx.setup_py.tree
     if tree is None:
         return []
@@ -67,38 +68,59 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     )
     stdlib = set(sys.stdlib_module_names) | _OLD_STDLIB
     local = _local_names(ctx)
-    findings = []
+    found: list[tuple[str, int]] = []
     seen: set[str] = set()
     for site in import_sites(top_level):
         top = site.module.split(".")[0]
         if top in seen or top in stdlib or top in _FALLBACK_PROVIDES or top in local:
             continue
         seen.add(top)
-        if isinstance(table, dict):
-            # pip refuses such a table before it installs anything
-            what = (
-                'has a [build-system] table without `requires`, which pip refuses ("The '
-                '[build-system] table is missing the mandatory `requires` key")'
-            )
-        else:
-            what = (
-                "has no [build-system] table: pip builds in an isolated environment holding "
-                f"only setuptools (and wheel), so `import {top}` fails with ModuleNotFoundError"
-            )
-        findings.append(
+        found.append((top, site.line))
+    return found
+
+
+def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
+    data = ctx.pyproject.data
+    if not isinstance(data, dict):
+        return []
+    table = data.get("build-system")
+    if isinstance(table, dict) and "requires" in table:
+        return []
+    if isinstance(table, dict):
+        # The frontends refuse the table before they install anything or run setup.py, so
+        # this one finding is the whole cause; the imports setup.py needs go into its fix.
+        needed = "".join(
+            f', "<the distribution that provides {top}>"' for top, _ in _third_party_imports(ctx)
+        )
+        return [
             make_finding(
                 ctx,
                 "PP009",
-                f"setup.py imports `{top}` at module level and pyproject.toml {what} "
-                "whatever the setuptools version",
-                path="setup.py",
-                line=site.line,
+                "pyproject.toml has a [build-system] table without `requires`, which pip "
+                '("The [build-system] table is missing the mandatory `requires` key"), uv '
+                '("missing field `requires`") and build ("`requires` is a required property") '
+                "refuse before any setuptools runs, whatever the setuptools version",
+                line=ctx.pyproject.locate("build-system"),
                 fails=set(ctx.catalogue.universe),
-                fix=f'add [build-system] with requires = ["setuptools", "<the distribution '
-                f'that provides {top}>"] and build-backend = "setuptools.build_meta"',
+                fix=f'add requires = ["setuptools>=40.8.0"{needed}] to [build-system]',
             )
+        ]
+    return [
+        make_finding(
+            ctx,
+            "PP009",
+            f"setup.py imports `{top}` at module level and pyproject.toml has no "
+            "[build-system] table: pip builds in an isolated environment holding only "
+            f"setuptools (and wheel), so `import {top}` fails with ModuleNotFoundError "
+            "whatever the setuptools version",
+            path="setup.py",
+            line=line,
+            fails=set(ctx.catalogue.universe),
+            fix=f'add [build-system] with requires = ["setuptools", "<the distribution '
+            f'that provides {top}>"] and build-backend = "setuptools.build_meta"',
         )
-    return findings
+        for top, line in _third_party_imports(ctx)
+    ]
 
 
 register(
@@ -107,15 +129,15 @@ register(
         slug="pyproject-without-build-system",
         family="pyproject.toml",
         summary=(
-            "setup.py imports a third-party module but pyproject.toml "
-            "declares no build requirements"
+            "pyproject.toml declares no build requirements: [build-system] without "
+            "`requires`, or none while setup.py imports a third-party module"
         ),
         doc="""
 ## What it does
-When pyproject.toml exists but has no `[build-system]` table (or one without `requires`),
-finds unconditional module-level imports in setup.py (not under `if`, `try` or a function)
-of modules that are neither in the standard library, nor setuptools itself, nor part of
-the project.
+Reports a `[build-system]` table without `requires` in pyproject.toml, at its header. When
+pyproject.toml has no `[build-system]` table, finds unconditional module-level imports in
+setup.py (not under `if`, `try` or a function) of modules that are neither in the standard
+library, nor setuptools itself, nor part of the project.
 
 ## Why is this bad?
 A pyproject.toml, even one holding only `[tool.black]`, switches pip to PEP 517 builds in
@@ -124,9 +146,15 @@ an isolated environment that contains only what `build-system.requires` lists, b
 shipping pyproject.toml in sdists, so many sdists got this switch without their authors
 noticing: `import numpy` or `from Cython.Build import cythonize` in setup.py then fails
 with `ModuleNotFoundError` before `setup()` runs, with every setuptools version.
-`setup_requires` does not help, since the import comes first. A `[build-system]` table
-without `requires` is worse: pip refuses the project outright ("The [build-system] table is
-missing the mandatory `requires` key").
+`setup_requires` does not help, since the import comes first.
+
+A `[build-system]` table without `requires` is worse: PEP 518 makes the key mandatory, and
+the installers refuse the project before they install anything or run setup.py, whatever
+setup.py does and whatever the setuptools version: pip ("The [build-system] table is
+missing the mandatory `requires` key", pip 23.2.1), uv ("missing field `requires`", uv
+0.13.9) and build ("`requires` is a required property", build 1.6.1). One finding is made
+for the table; the third-party modules setup.py imports are named in its fix, since they
+belong in the same `requires`. `requires = []` is a valid table and not reported here.
 
 ## Example
 ```toml
