@@ -808,3 +808,47 @@ def test_coding_header_read_by_40_7_to_40_9() -> None:
     cfg = b"# project settings\n# -*- coding: latin-1 -*-\n[metadata]\nauthor = Jos\xe9\n"
     (finding,) = check({"setup.cfg": cfg}).findings
     assert (finding.code, finding.line, finding.fails) == ("SC003", 4, (">=0",))
+
+
+@pytest.mark.parametrize(
+    ("first_line", "error"),
+    [
+        pytest.param("# -*- coding: bogus -*-", "unknown encoding: bogus", id="unknown-name"),
+        pytest.param("# coding=nope", "unknown encoding: nope", id="coding-equals"),
+        pytest.param(
+            "# -*- coding: hex -*-",
+            "'hex' is not a text encoding; use codecs.open() to handle arbitrary codecs",
+            id="not-a-text-encoding",
+        ),
+        pytest.param(
+            "# vim: set fileencoding=rot13 :",
+            "'rot13' is not a text encoding; use codecs.open() to handle arbitrary codecs",
+            id="vim-modeline",
+        ),
+    ],
+)
+def test_coding_header_without_a_text_codec_fails_40_7_to_40_9(first_line: str, error: str) -> None:
+    """setuptools 40.7.0-40.9.0 hand the name to ``io.TextIOWrapper``, which raises
+    LookupError for a name no codec has or a codec that is no text encoding (measured with
+    real 40.6.3, 40.7.0, 40.7.3, 40.8.0, 40.9.0, 41.0.0, 41.0.1 on Python 3.8: only the
+    40.7.0-40.9.0 ones raise); the others ignore the comment. SC003 at line 1, and the
+    verdict follows."""
+    cfg = f"{first_line}\n[metadata]\nname = x\n".encode()
+    (finding,) = check({"setup.cfg": cfg}).findings
+    assert (finding.code, finding.line, finding.fails) == ("SC003", 1, (">=40.7.0,<41.0.0",))
+    assert f"({error})" in finding.message
+    assert finding.message.endswith("stop with LookupError")
+    for version, outcome in (
+        ("40.6.3", "builds"),
+        ("40.7.0", "fails"),
+        ("40.9.0", "fails"),
+        ("41.0.0", "builds"),
+    ):
+        verdict = check({"setup.cfg": cfg}, setuptools=version).verdict
+        assert verdict is not None
+        assert (verdict.outcome, verdict.because) == (
+            (outcome, ("SC003",)) if outcome == "fails" else (outcome, ())
+        ), version
+    # a codec Python knows (any spelling) is read as before; so is a comment on line 2
+    for ok in (b"# -*- coding: Latin_1 -*-\n", b"# x\n# -*- coding: bogus -*-\n"):
+        assert check({"setup.cfg": ok + b"[metadata]\nname = x\n"}).findings == ()

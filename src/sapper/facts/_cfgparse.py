@@ -9,7 +9,6 @@ exactly when it fails there, and adds what configparser does not keep: line numb
 
 from __future__ import annotations
 
-import codecs
 import configparser
 import functools
 import io
@@ -48,17 +47,22 @@ class ParsedCfg(NamedTuple):
 
 
 def _decode(data: bytes, encoding: str) -> str:
-    """Decode like ``open(path, encoding=...)`` in text mode: universal newlines."""
+    """Decode like ``open(path, encoding=...)`` in text mode: universal newlines.
+
+    Raises :class:`UnicodeDecodeError` for bytes the codec cannot decode, and
+    :class:`LookupError` for a ``coding:`` comment naming no text encoding of Python's.
+    """
     codec = "utf-8"
     if encoding == "coding-header":
         # setuptools' ``detect_encoding`` matches the first line only (``fp.readline()``
-        # of the binary file: up to the first b"\n"), unlike PEP 263's two lines
+        # of the binary file: up to the first b"\n"), unlike PEP 263's two lines, and
+        # hands the name to ``io.TextIOWrapper`` as it is: a name no codec has ("unknown
+        # encoding: X") or a codec that is not a text encoding (hex, rot13: "'hex' is not a
+        # text encoding; ...") raises LookupError there, and the build stops (40.7.0-40.9.0).
         mo = _CODING_RE.match(data.split(b"\n", 1)[0])
         if mo:
-            try:
-                codec = codecs.lookup(mo.group(1).decode("ascii")).name
-            except (LookupError, UnicodeDecodeError):
-                codec = "utf-8"
+            # the pattern is a bytes one: ``\w`` matches ASCII only, so this decodes
+            codec = mo.group(1).decode("ascii")
     wrapper = io.TextIOWrapper(io.BytesIO(data), encoding=codec, newline=None)
     return wrapper.read()
 
@@ -81,7 +85,7 @@ def parse_setup_cfg(
     """
     try:
         text = _decode(data, encoding)
-    except UnicodeDecodeError as exc:
+    except (UnicodeDecodeError, LookupError) as exc:
         return ParsedCfg(options=(), error=exc)
     return _walk(text, optionxform_str, skip)
 

@@ -137,6 +137,8 @@ def _error_location(
 ) -> tuple[int | None, int | None]:
     if isinstance(exc, UnicodeDecodeError):
         return line_of_offset(data, exc.start)
+    if isinstance(exc, LookupError):  # the codec that the first line's `coding:` names
+        return 1, 1
     lineno = getattr(exc, "lineno", None)
     if (
         isinstance(exc, configparser.ParsingError)
@@ -167,6 +169,15 @@ def _error_finding(exc: Exception, data: bytes) -> tuple[str, str, str]:
             f"setup.cfg is not valid UTF-8 ({exc.reason}: byte 0x{exc.object[exc.start]:02x}); "
             "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
             "re-save setup.cfg as UTF-8",
+        )
+    if isinstance(exc, LookupError):
+        return (
+            "SC003",
+            f"the `coding:` comment on the first line of setup.cfg names no text encoding "
+            f"Python knows ({exc}); setuptools that decode setup.cfg with that comment stop "
+            "with LookupError",
+            "remove the `coding:` comment (setuptools reads setup.cfg as UTF-8 since 41.0.0) "
+            "or name a text encoding such as utf-8",
         )
     if isinstance(exc, configparser.DuplicateSectionError):
         return (

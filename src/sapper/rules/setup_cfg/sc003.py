@@ -21,11 +21,15 @@ register(
         summary="setup.cfg is not valid UTF-8",
         doc="""
 ## What it does
-Decodes setup.cfg as UTF-8, as setuptools does.
+Decodes setup.cfg as UTF-8, as setuptools does (40.7.0-40.9.0: with the encoding a
+`coding:` comment on its first line names, if any).
 
 ## Why is this bad?
 Since 41.0.0 setuptools opens setup.cfg as UTF-8 and the build stops with
 `UnicodeDecodeError` on any other encoding (a Latin-1 author name is the usual cause).
+setuptools 40.7.0-40.9.0 decode it with the codec of a first-line comment such as
+`# -*- coding: latin-1 -*-`; a name that is no text encoding of Python's (a typo, or a
+codec such as `hex`) stops those releases with `LookupError` ("unknown encoding: ...").
 
 ## Example
 A setup.cfg saved as Latin-1:
