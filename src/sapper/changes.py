@@ -123,7 +123,12 @@ CHANGES: tuple[Change, ...] = (
             message=r"Only strings are accepted for the license field, files are not accepted",
         ),
     ),
-    Change(id="ST05", what="setup.cfg not UTF-8", covered="SC003 (oracle)"),
+    Change(
+        id="ST05",
+        what="setup.cfg not UTF-8",
+        covered="SC003 (oracle)",
+        notes="40.7.0–40.9.0 decode it with the codec a `coding:` comment on its first line names, and stop with LookupError when that is no text codec (`bogus`, `hex`)",
+    ),
     Change(
         id="ST06",
         what="`upload`/`register`/`distutils.config` imports",

@@ -39,6 +39,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -62,6 +63,7 @@ __all__ = [
     "cannot_run",
     "metadata_outcome",
     "metadata_text",
+    "older_python",
     "parse_config",
     "parse_config_outcomes",
     "reason_mismatch",
@@ -71,7 +73,6 @@ __all__ = [
 ]
 
 CACHE = Path(os.environ.get("SAPPER_ORACLE_CACHE", Path.home() / ".cache" / "sapper-tests"))
-PY = f"{sys.version_info.major}.{sys.version_info.minor}"
 
 #: The hooks pip calls first for a wheel: what decides whether ``pip install`` gets past
 #: "Preparing metadata".
@@ -109,6 +110,13 @@ def cannot_run(version: str, python: tuple[int, int] | None = None) -> str | Non
             f"setuptools {version} needs distutils in the standard library, which Python "
             f"{major}.{minor} no longer has (run the oracle on Python <= 3.11)"
         )
+    if Version(version) < Version("41.1.0") and (major, minor) >= (3, 9):
+        # py33compat.py: getattr(html, 'unescape', html_parser.HTMLParser().unescape)
+        # evaluates its default at import (41.1.0 made it lazy)
+        return (
+            f"setuptools {version} calls HTMLParser().unescape at import, which Python "
+            f"{major}.{minor} no longer has (run it on Python <= 3.8: older_python())"
+        )
     release = catalogue().release(version)
     if release is not None and release.requires_python:
         try:
@@ -121,6 +129,43 @@ def cannot_run(version: str, python: tuple[int, int] | None = None) -> str | Non
                 f"this is Python {major}.{minor}"
             )
     return None
+
+
+def older_python(highest: tuple[int, int] = (3, 8)) -> Path | None:
+    """An interpreter no newer than ``highest`` for the releases this one cannot import:
+    ``$SAPPER_ORACLE_OLD_PYTHON``, else ``pythonX.Y`` on PATH, else a pyenv version
+    (``$PYENV_ROOT`` or ``~/.pyenv``), newest first from ``highest`` down to 3.7; None if
+    there is none."""
+    major, top = highest
+    names = [f"python{major}.{minor}" for minor in range(top, 6, -1)]
+    candidates: list[Path] = []
+    if os.environ.get("SAPPER_ORACLE_OLD_PYTHON"):
+        candidates.append(Path(os.environ["SAPPER_ORACLE_OLD_PYTHON"]))
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    for name in names:
+        found = shutil.which(name)
+        if found and "/shims/" not in found:  # a pyenv shim runs the global version
+            candidates.append(Path(found))
+        candidates += sorted((root / "versions").glob(f"{name[6:]}.*/bin/{name}"), reverse=True)
+    for candidate in candidates:
+        try:
+            if _interpreter_version(candidate) <= highest:
+                return candidate
+        except (OSError, subprocess.SubprocessError):
+            continue
+    return None
+
+
+def _interpreter_version(python: Path) -> tuple[int, int]:
+    out = subprocess.run(
+        [str(python), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.strip()
+    major, minor = out.split(".")
+    return int(major), int(minor)
 
 
 def require_runnable(versions: Iterable[str]) -> None:
@@ -143,15 +188,23 @@ def _lock(path: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def setuptools_python(version: str, requires: Sequence[str] = ()) -> Path:
+def setuptools_python(
+    version: str, requires: Sequence[str] = (), *, python: Path | None = None
+) -> Path:
     """The interpreter of a venv holding exactly ``setuptools==version`` and the pinned
     ``requires`` (``name==version`` each: a project's other build requirements), created
-    once.
+    once, on ``python`` (default: this interpreter; pip installs for its Python version).
 
-    Skips the calling test when ``version`` cannot run on this interpreter
+    Skips the calling test when ``version`` cannot run on that interpreter
     (:func:`cannot_run`).
     """
-    why = cannot_run(version)
+    base = Path(sys.executable) if python is None else python
+    pyver = (
+        (sys.version_info.major, sys.version_info.minor)
+        if python is None
+        else _interpreter_version(python)
+    )
+    why = cannot_run(version, pyver)
     if why:
         pytest.skip(why)
     unpinned = [r for r in requires if "==" not in r]
@@ -165,7 +218,7 @@ def setuptools_python(version: str, requires: Sequence[str] = ()) -> Path:
     extra += sorted(requires)
     suffix = "-wheel" if needs_wheel else ""
     suffix += "".join(f"+{r.replace('==', '-')}" for r in sorted(requires))
-    env_dir = CACHE / "venvs" / f"py{PY}-setuptools-{version}{suffix}"
+    env_dir = CACHE / "venvs" / f"py{pyver[0]}.{pyver[1]}-setuptools-{version}{suffix}"
     python = env_dir / "bin" / "python"
     marker = env_dir / ".complete"
     if marker.exists():
@@ -175,7 +228,7 @@ def setuptools_python(version: str, requires: Sequence[str] = ()) -> Path:
             return python
         if env_dir.exists():
             subprocess.run(["rm", "-rf", str(env_dir)], check=True)
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
+        subprocess.run([str(base), "-m", "venv", "--without-pip", str(env_dir)], check=True)
         purelib = subprocess.run(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
             check=True,
@@ -192,6 +245,7 @@ def setuptools_python(version: str, requires: Sequence[str] = ()) -> Path:
                 "--disable-pip-version-check",
                 "--no-deps",
                 "--only-binary=:all:",
+                *([] if python is None else ["--python-version", f"{pyver[0]}.{pyver[1]}"]),
                 "--target",
                 purelib,
                 f"setuptools=={version}",
@@ -396,8 +450,9 @@ def _run(
     today: dt.date | None,
     timeout: float,
     requires: Sequence[str] = (),
+    python: Path | None = None,
 ) -> dict[str, object]:
-    python = setuptools_python(version, requires)
+    python = setuptools_python(version, requires, python=python)
     try:
         proc = subprocess.run(
             [str(python), "-c", *args],
@@ -537,9 +592,10 @@ def parse_config(
     enforce: bool,
     today: dt.date | None = None,
     timeout: float = 600,
+    python: Path | None = None,
 ) -> dict[str, HookResult]:
     """``Distribution().parse_config_files()`` of real setuptools ``version`` on each path
-    (keyed by ``str(path)``)."""
+    (keyed by ``str(path)``), on ``python`` if given (see :func:`setuptools_python`)."""
     data = _run(
         version,
         [_PARSE_SCRIPT, *map(str, paths)],
@@ -547,6 +603,7 @@ def parse_config(
         enforce=enforce,
         today=today,
         timeout=timeout,
+        python=python,
     )
     results = data["results"]
     assert isinstance(results, dict)

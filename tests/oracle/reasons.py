@@ -21,7 +21,11 @@ REASONS: dict[str, tuple[Reason, ...]] = {
     # -- setup.cfg ---------------------------------------------------------------------
     "SC001": (Reason(_CONFIG, r"Invalid dash-separated (key|options)"),),
     "SC002": (Reason(_CONFIG, r"Invalid uppercase (key|configuration)"),),
-    "SC003": (Reason(("UnicodeDecodeError",), r"codec can't decode"),),
+    "SC003": (
+        Reason(("UnicodeDecodeError",), r"codec can't decode"),
+        # 40.7.0-40.9.0: the first line's `coding:` names no text codec
+        Reason(("LookupError",), r"^unknown encoding: |is not a text encoding"),
+    ),
     "SC004": (
         Reason(("MissingSectionHeaderError",), r"File contains no section headers"),
         Reason(("ParsingError",), r"Source contains parsing errors"),

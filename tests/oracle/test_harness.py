@@ -128,6 +128,10 @@ def test_reason_rejects_bad_declarations() -> None:
         ("84.2.1", (3, 11), None),
         # setuptools 84.2.1 declares Requires-Python >=3.10.
         ("84.2.1", (3, 9), "requires Python >=3.10"),
+        # py33compat builds HTMLParser().unescape at import until 41.1.0
+        ("41.0.1", (3, 9), "HTMLParser().unescape"),
+        ("41.0.1", (3, 8), None),
+        ("41.1.0", (3, 11), None),
     ],
 )
 def test_cannot_run(version: str, python: tuple[int, int], expected: str | None) -> None:
@@ -179,7 +183,7 @@ def test_broken_venv_is_an_error_not_a_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, init: str | None, problem: str
 ) -> None:
     python = _fake_venv(tmp_path / "venv", init)
-    monkeypatch.setattr(harness, "setuptools_python", lambda version, requires=(): python)
+    monkeypatch.setattr(harness, "setuptools_python", lambda version, requires=(), **_: python)
     project = tmp_path / "p"
     project.mkdir()
     (project / "setup.py").write_text("import pkg_resources\n")
@@ -267,3 +271,16 @@ def test_requirements_a_frontend_cannot_parse_fail_the_build(
         assert result.exc_name == "InvalidRequirement"
         assert result.hook == "frontend, after get_requires_for_build_wheel"
         assert "Expected" in result.message
+
+
+def test_older_python_is_one_no_newer_than_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$SAPPER_ORACLE_OLD_PYTHON comes first, but only if it is old enough; None when no
+    interpreter qualifies."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pythonX.Y on PATH
+    monkeypatch.setenv("PYENV_ROOT", str(tmp_path / "no-pyenv"))
+    monkeypatch.setenv("SAPPER_ORACLE_OLD_PYTHON", sys.executable)
+    running = (sys.version_info.major, sys.version_info.minor)
+    assert harness.older_python(running) == Path(sys.executable)
+    assert harness.older_python((running[0], running[1] - 1)) is None
