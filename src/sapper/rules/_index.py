@@ -48,8 +48,8 @@ RULE_MODULES: dict[str, str] = {
 #: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.constants``,
 #: ``.import_sites``; PP009's ``ctx.pyproject.data``), which are empty when the file is
 #: absent. ``sapper check`` neither imports nor runs them for a project without the file (a
-#: tree with only setup.cfg and pyproject.toml skips the setup.py rules and
-#: ``sapper.facts.setup_py``, one without pyproject.toml skips PP009);
+#: tree with only setup.cfg and pyproject.toml skips the setup.py rules, one without
+#: pyproject.toml skips PP009);
 #: ``tests/test_rules_meta.py`` checks that removing the file silences each of them on
 #: every test project.
 NEEDS_FILE: dict[str, str] = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from ...facts.setup_py import import_sites
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from .._emit import make_finding
@@ -52,10 +53,6 @@ def _third_party_imports(ctx: Context) -> list[tuple[str, int]]:
     imports of modules that neither the standard library, nor pip's fallback build
     environment, nor the project itself provides."""
     import sys
-
-    if "setup.py" not in ctx.files.files:
-        return []
-    from ...facts.setup_py import import_sites
 
     tree = ctx.setup_py.tree
     if tree is None:
