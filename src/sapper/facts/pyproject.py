@@ -195,7 +195,7 @@ class PyprojectFacts:
         for lineno, raw in enumerate(lines, start=1):
             mo = re.match(_HEADER, raw)
             if mo and not raw.lstrip().startswith("[["):
-                current = re.sub(r"\s*\.\s*", ".", mo.group(1).replace('"', ""))
+                current = re.sub(r"\s*\.\s*", ".", re.sub(r"[\"']", "", mo.group(1)))
                 if current == want or (key and current.startswith(want + ".")):
                     return lineno
                 if current == table:
@@ -203,7 +203,7 @@ class PyprojectFacts:
                 continue
             if key is None:
                 continue
-            stripped = raw.strip().replace('"', "")
+            stripped = re.sub(r"[\"']", "", raw.strip())
             full = f"{current}.{stripped}" if current else stripped
             if re.match(rf"{re.escape(want)}\s*[.=]", full):
                 return lineno

@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from typing import Any
 
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
@@ -32,6 +34,114 @@ _DYNAMIC_KEYS = frozenset({"version", "classifiers", "description", "entry-point
 
 
 _LATER_DYNAMIC_KEYS = {"dependencies": "62.6.0", "optional-dependencies": "62.6.0"}
+
+
+# Names under [tool.setuptools] are checked by formats of the vendored validate-pyproject
+# (`setuptools/config/_validate_pyproject/formats.py`, used by `setuptools.schema.json`).
+# Measured with the real wheels of every release 61.0.0 .. 84.2.1 (read_configuration on a
+# one-key pyproject.toml, bisected to the release; tests/oracle/test_pyproject_oracle.py
+# builds each boundary). Before these releases the only accepted form is an importable
+# dotted name (`python-module-name`), plus `"*"` as a package-data key.
+#: `packages` items and `package-dir` keys also accept PEP 561 stub names (`x-stubs`,
+#: `x-stubs.sub`; `pep561-stub-name`, validate-pyproject 0.12.1, setuptools #3798).
+_STUB_PACKAGES = "67.1.0"
+#: `packages` items, `package-dir` keys, `py-modules` and `namespace-packages` also accept
+#: dashed names (`python-module-name-relaxed`: no leading/trailing dash, not `*-stubs`).
+_RELAXED_NAMES = "73.0.0"
+#: `package-data`/`exclude-package-data` keys accept any package name, stub or dashed
+#: (setuptools #5157, validate-pyproject #248).
+_PACKAGE_DATA_NAMES = "82.0.1"
+
+#: The first release at 61.0.0 or later: a name accepted from the start.
+_ALWAYS = "61.0.0"
+
+
+def _module_name(name: str) -> bool:
+    """`python-module-name`: identifiers joined by dots."""
+    return all(part.isidentifier() for part in name.split("."))
+
+
+def _relaxed_name(name: str) -> bool:
+    """`python-module-name-relaxed`."""
+    if name.startswith("-") or name.endswith("-") or name.endswith("-stubs"):
+        return False
+    return _module_name(name.replace("-", "_"))
+
+
+def _stub_name(name: str) -> bool:
+    """`pep561-stub-name`: `<package>-stubs`, optionally with submodules."""
+    top, *children = name.split(".")
+    if not top.endswith("-stubs"):
+        return False
+    return _module_name(".".join([top[: -len("-stubs")], *children]))
+
+
+def _accepted_from(field: str, name: str) -> str | None:
+    """The first release whose schema accepts ``name`` in ``field`` (None: none does)."""
+    if _module_name(name):
+        return _ALWAYS
+    if field in ("package-data", "exclude-package-data"):
+        if name == "*":
+            return _ALWAYS
+        return _PACKAGE_DATA_NAMES if _stub_name(name) or _relaxed_name(name) else None
+    if field in ("packages", "package-dir") and _stub_name(name):
+        return _STUB_PACKAGES
+    return _RELAXED_NAMES if _relaxed_name(name) else None
+
+
+def _names(tool: dict[str, Any]) -> Iterable[tuple[str, str, str]]:
+    """(field, where setuptools reports it, name) of each name the schema checks."""
+    for field in ("packages", "py-modules", "namespace-packages"):
+        value = tool.get(field)
+        if isinstance(value, list):
+            for i, name in enumerate(value):
+                if isinstance(name, str):
+                    yield field, field if field == "packages" else f"{field}[{i}]", name
+    for field in ("package-dir", "package-data", "exclude-package-data"):
+        value = tool.get(field)
+        if isinstance(value, dict):
+            for name in value:
+                if not (field == "package-dir" and name == ""):
+                    yield field, field, name
+
+
+def _name_fix(field: str, name: str, since: str | None) -> str:
+    if since is not None:
+        return f"require `setuptools>={since}` in build-system.requires"
+    if field in ("package-data", "exclude-package-data") and name == "":
+        return 'use `"*"` for all packages'
+    if field in ("py-modules", "namespace-packages") and _stub_name(name):
+        return f"list `{name}` in `packages` (stub-only packages are packages)"
+    return f"rename `{name}` to an importable name"
+
+
+def _check_names(ctx: Context, tool: dict[str, Any]) -> Iterable[Finding]:
+    for field, where, name in _names(tool):
+        since = _accepted_from(field, name)
+        if since == _ALWAYS:
+            continue
+        failing = versions(ctx, _ALWAYS, since) if since else versions(ctx, _ALWAYS)
+        if not failing:
+            continue
+        what = "key" if field.endswith(("-data", "-dir")) else "name"
+        label = f"`tool.setuptools.{field}` {what} {json.dumps(name)}"
+        said = f'"invalid pyproject.toml config: `tool.setuptools.{where}`"'
+        message = (
+            f"{label} is only accepted by setuptools >= {since}: {said}"
+            if since
+            else f"{label} is rejected by setuptools' schema: {said}"
+        )
+        line = None
+        if what == "key" and name:
+            line = ctx.pyproject.locate(f"tool.setuptools.{field}", name)
+        yield make_finding(
+            ctx,
+            "PP007",
+            message,
+            line=line or ctx.pyproject.locate("tool.setuptools", field),
+            fails=failing,
+            fix=_name_fix(field, name, since),
+        )
 
 
 def _check_tool_table(ctx: Context) -> Iterable[Finding]:
@@ -100,7 +210,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
                     else f"remove `{key}`",
                 )
             )
-    return [
+    found = [
         make_finding(
             ctx,
             "PP007",
@@ -112,6 +222,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
         for message, key, failing, fix in problems
         if failing
     ]
+    return found + list(_check_names(ctx, tool))
 
 
 _REF_PYPROJECT = Reference(
