@@ -766,6 +766,214 @@ def test_tool_table_messages(tool: str, expected: list[Said]) -> None:
     assert _said({"pyproject.toml": NAME + "\n" + tool}, "PP007") == expected
 
 
+def _later(label: str, since: str, where: str) -> str:
+    return (
+        f"{label} is only accepted by setuptools >= {since}: "
+        f'"invalid pyproject.toml config: `tool.setuptools.{where}`"'
+    )
+
+
+def _never(label: str, where: str) -> str:
+    return (
+        f"{label} is rejected by setuptools' schema: "
+        f'"invalid pyproject.toml config: `tool.setuptools.{where}`"'
+    )
+
+
+def _require(since: str) -> str:
+    return f"require `setuptools>={since}` in build-system.requires"
+
+
+# Boundaries measured with real setuptools 61.0.0..84.2.1 (bisected; the oracle test
+# test_pyproject_oracle.py::pp007-names-* builds each one).
+_PKG = '`tool.setuptools.packages` name "{}"'
+_DATA = '`tool.setuptools.package-data` key "{}"'
+_EXCL = '`tool.setuptools.exclude-package-data` key "{}"'
+_DIR = '`tool.setuptools.package-dir` key "{}"'
+
+
+@pytest.mark.parametrize(
+    ("tool", "expected"),
+    [
+        pytest.param(
+            "[tool.setuptools]\n"
+            'packages = ["x-stubs", "x-stubs.sub", "my-pkg", "a.b-stubs", "ok.b"]\n',
+            [
+                (
+                    6,
+                    (">=61.0.0,<67.1.0",),
+                    _later(_PKG.format("x-stubs"), "67.1.0", "packages"),
+                    _require("67.1.0"),
+                ),
+                (
+                    6,
+                    (">=61.0.0,<67.1.0",),
+                    _later(_PKG.format("x-stubs.sub"), "67.1.0", "packages"),
+                    _require("67.1.0"),
+                ),
+                (
+                    6,
+                    (">=61.0.0,<73.0.0",),
+                    _later(_PKG.format("my-pkg"), "73.0.0", "packages"),
+                    _require("73.0.0"),
+                ),
+                (
+                    6,
+                    (">=61.0.0",),
+                    _never(_PKG.format("a.b-stubs"), "packages"),
+                    "rename `a.b-stubs` to an importable name",
+                ),
+            ],
+            id="packages",
+        ),
+        pytest.param(
+            '[tool.setuptools.package-data]\n"x-stubs" = ["*.pyi"]\n"my-pkg" = ["*.txt"]\n'
+            '"a.b" = ["*.txt"]\n"*" = ["*.txt"]\n"" = ["*.txt"]\n',
+            [
+                (
+                    6,
+                    (">=61.0.0,<82.0.1",),
+                    _later(_DATA.format("x-stubs"), "82.0.1", "package-data"),
+                    _require("82.0.1"),
+                ),
+                (
+                    7,
+                    (">=61.0.0,<82.0.1",),
+                    _later(_DATA.format("my-pkg"), "82.0.1", "package-data"),
+                    _require("82.0.1"),
+                ),
+                (
+                    10,
+                    (">=61.0.0",),
+                    _never(_DATA.format(""), "package-data"),
+                    'use `"*"` for all packages',
+                ),
+            ],
+            id="package-data-keys",
+        ),
+        pytest.param(
+            "[tool.setuptools]\npackages = ['requests-stubs']\n\n"
+            "[tool.setuptools.package-data]\n'requests-stubs' = ['*.pyi']\n",
+            [
+                (
+                    6,
+                    (">=61.0.0,<67.1.0",),
+                    _later(_PKG.format("requests-stubs"), "67.1.0", "packages"),
+                    _require("67.1.0"),
+                ),
+                (
+                    9,
+                    (">=61.0.0,<82.0.1",),
+                    _later(_DATA.format("requests-stubs"), "82.0.1", "package-data"),
+                    _require("82.0.1"),
+                ),
+            ],
+            id="types-requests-single-quoted",
+        ),
+        pytest.param(
+            '[tool.setuptools]\nexclude-package-data = {"x-stubs" = ["*.c"], "a.b" = ["*.c"],'
+            ' "" = ["*.c"]}\n',
+            [
+                (
+                    6,
+                    (">=61.0.0,<82.0.1",),
+                    _later(_EXCL.format("x-stubs"), "82.0.1", "exclude-package-data"),
+                    _require("82.0.1"),
+                ),
+                (
+                    6,
+                    (">=61.0.0",),
+                    _never(_EXCL.format(""), "exclude-package-data"),
+                    'use `"*"` for all packages',
+                ),
+            ],
+            id="exclude-package-data-inline",
+        ),
+        pytest.param(
+            '[tool.setuptools.package-dir]\n"" = "src"\n"a.b" = "lib"\n"x-stubs" = "stubs"\n'
+            '"my-pkg" = "lib2"\n',
+            [
+                (
+                    8,
+                    (">=61.0.0,<67.1.0",),
+                    _later(_DIR.format("x-stubs"), "67.1.0", "package-dir"),
+                    _require("67.1.0"),
+                ),
+                (
+                    9,
+                    (">=61.0.0,<73.0.0",),
+                    _later(_DIR.format("my-pkg"), "73.0.0", "package-dir"),
+                    _require("73.0.0"),
+                ),
+            ],
+            id="package-dir-keys",
+        ),
+        pytest.param(
+            '[tool.setuptools]\npy-modules = ["ok", "my-mod", "x-stubs"]\n'
+            'namespace-packages = ["my-pkg", "x-stubs"]\n',
+            [
+                (
+                    6,
+                    (">=61.0.0,<73.0.0",),
+                    _later('`tool.setuptools.py-modules` name "my-mod"', "73.0.0", "py-modules[1]"),
+                    _require("73.0.0"),
+                ),
+                (
+                    6,
+                    (">=61.0.0",),
+                    _never('`tool.setuptools.py-modules` name "x-stubs"', "py-modules[2]"),
+                    "list `x-stubs` in `packages` (stub-only packages are packages)",
+                ),
+                (
+                    7,
+                    (">=61.0.0,<73.0.0",),
+                    _later(
+                        '`tool.setuptools.namespace-packages` name "my-pkg"',
+                        "73.0.0",
+                        "namespace-packages[0]",
+                    ),
+                    _require("73.0.0"),
+                ),
+                (
+                    7,
+                    (">=61.0.0",),
+                    _never(
+                        '`tool.setuptools.namespace-packages` name "x-stubs"',
+                        "namespace-packages[1]",
+                    ),
+                    "list `x-stubs` in `packages` (stub-only packages are packages)",
+                ),
+            ],
+            id="py-modules-and-namespace-packages",
+        ),
+        pytest.param(
+            '[tool.setuptools]\npackages = ["ok"]\npy-modules = ["ok_mod"]\n\n'
+            '[tool.setuptools.package-data]\n"*" = ["*.txt"]\n"ok.sub" = ["*.txt"]\n',
+            [],
+            id="importable-names",
+        ),
+    ],
+)
+def test_tool_names(tool: str, expected: list[Said]) -> None:
+    assert _said({"pyproject.toml": NAME + "\n" + tool}, "PP007") == expected
+
+
+@pytest.mark.parametrize(
+    ("setuptools", "fails"),
+    [("67.0.0", True), ("67.1.0", True), ("82.0.0", True), ("82.0.1", False)],
+)
+def test_stub_package_data_verdict(setuptools: str, fails: bool) -> None:
+    """The canary's types-requests false negative: stub package data fails before 82.0.1."""
+    files = {
+        "pyproject.toml": NAME + "\n[tool.setuptools]\npackages = ['requests-stubs']\n\n"
+        "[tool.setuptools.package-data]\n'requests-stubs' = ['*.pyi']\n",
+        "requests-stubs/__init__.pyi": "",
+    }
+    result = check(files, setuptools=setuptools)
+    assert result.verdict is not None
+    assert (result.verdict.outcome == "fails") is fails
+
+
 def test_tool_license_files_messages() -> None:
     tool = '\n[tool.setuptools]\nlicense-files = ["LICENSE"]\n'
     (finding,) = [f for f in check({"pyproject.toml": NAME + tool}).findings if f.code == "PP006"]

@@ -191,7 +191,7 @@ class PyprojectFacts:
             return None
         current = ""
         header_line: int | None = None
-        want = f"{table}.{key}" if key else table
+        want = f"{table}.{key}" if key is not None else table
         for lineno, raw in enumerate(lines, start=1):
             mo = re.match(_HEADER, raw)
             if mo and not raw.lstrip().startswith("[["):

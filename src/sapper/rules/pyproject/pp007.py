@@ -132,7 +132,7 @@ def _check_names(ctx: Context, tool: dict[str, Any]) -> Iterable[Finding]:
             else f"{label} is rejected by setuptools' schema: {said}"
         )
         line = None
-        if what == "key" and name:
+        if what == "key":
             line = ctx.pyproject.locate(f"tool.setuptools.{field}", name)
         yield make_finding(
             ctx,
