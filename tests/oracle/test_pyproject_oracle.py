@@ -174,6 +174,96 @@ CASES = [
         ("74.0.0", "74.1.0", "84.2.1"),
         False,
     ),
+    # PP007: names the schema rejects, at each boundary measured with real setuptools
+    # (the last release that rejects, the first that accepts): stub package names in
+    # `packages`/`package-dir` from 67.1.0, dashed names there and in py-modules /
+    # namespace-packages from 73.0.0, stub and dashed package-data keys from 82.0.1. Each
+    # named package or module exists, so only the name can fail.
+    (
+        "pp007-names-stub-package",
+        {
+            "pyproject.toml": NAME + '\n[tool.setuptools]\npackages = ["x-stubs"]\n',
+            "x-stubs/__init__.pyi": "",
+        },
+        ("67.0.0", "67.1.0"),
+        False,
+    ),
+    (
+        "pp007-names-stub-package-dir",
+        {
+            "pyproject.toml": NAME + '\n[tool.setuptools]\npackages = ["x"]\n\n'
+            '[tool.setuptools.package-dir]\n"x-stubs" = "stubs"\n',
+            "x/__init__.py": "",
+        },
+        ("67.0.0", "67.1.0"),
+        False,
+    ),
+    (
+        "pp007-names-dashed-package",
+        {
+            "pyproject.toml": NAME + '\n[tool.setuptools]\npackages = ["my-pkg"]\n\n'
+            '[tool.setuptools.package-dir]\n"my-pkg" = "my-pkg"\n',
+            "my-pkg/__init__.py": "",
+        },
+        ("72.2.0", "73.0.0"),
+        False,
+    ),
+    (
+        "pp007-names-dashed-py-module",
+        {
+            "pyproject.toml": NAME + '\n[tool.setuptools]\npy-modules = ["my-mod"]\n',
+            "my-mod.py": "",
+        },
+        ("72.2.0", "73.0.0"),
+        False,
+    ),
+    (
+        "pp007-names-dashed-namespace-package",
+        {
+            "pyproject.toml": NAME + "\n[tool.setuptools]\npy-modules = []\n"
+            'namespace-packages = ["my-pkg"]\n',
+        },
+        ("72.2.0", "73.0.0"),
+        False,
+    ),
+    (
+        "pp007-names-stub-package-data",
+        {
+            "pyproject.toml": NAME + "\n[tool.setuptools]\npackages = ['requests-stubs']\n\n"
+            "[tool.setuptools.package-data]\n'requests-stubs' = ['*.pyi']\n",
+            "requests-stubs/__init__.pyi": "",
+        },
+        ("82.0.0", "82.0.1"),
+        False,
+    ),
+    (
+        "pp007-names-dashed-exclude-package-data",
+        {
+            "pyproject.toml": NAME + '\n[tool.setuptools]\npackages = ["my-pkg"]\n\n'
+            '[tool.setuptools.exclude-package-data]\n"my-pkg" = ["*.c"]\n',
+            "my-pkg/__init__.py": "",
+        },
+        ("82.0.0", "82.0.1"),
+        False,
+    ),
+    (
+        "pp007-names-empty-package-data-key",
+        {
+            "pyproject.toml": NAME + "\n[tool.setuptools]\npy-modules = []\n\n"
+            '[tool.setuptools.package-data]\n"" = ["*.txt"]\n',
+        },
+        ("61.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "pp007-names-stub-py-module",
+        {
+            "pyproject.toml": NAME + '\n[tool.setuptools]\npy-modules = ["x-stubs"]\n',
+            "x-stubs.py": "",
+        },
+        ("84.2.1",),
+        False,
+    ),
     # PP008: setup.py install_requires not in project.dynamic: warning with a due date
     # (2023-10-30) in 67.7.0-68.2.2, silently dropped since 69.0.0.
     (
