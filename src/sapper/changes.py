@@ -241,7 +241,9 @@ CHANGES: tuple[Change, ...] = (
         id="ST23",
         what="pyproject validation",
         covered="PP001, PP007 (oracle)",
-        notes="bounds read from the vendored validator of every release >= 61.0.0",
+        notes="bounds read from the vendored validator of every release >= 61.0.0; names the "
+        "schema rejects (stub names before 67.1.0, dashed names before 73.0.0, stub/dashed "
+        "package-data keys before 82.0.1) bisected with the real wheels",
     ),
     Change(
         id="ST24",

@@ -46,10 +46,11 @@ _LATER_DYNAMIC_KEYS = {"dependencies": "62.6.0", "optional-dependencies": "62.6.
 #: `x-stubs.sub`; `pep561-stub-name`, validate-pyproject 0.12.1, setuptools #3798).
 _STUB_PACKAGES = "67.1.0"
 #: `packages` items, `package-dir` keys, `py-modules` and `namespace-packages` also accept
-#: dashed names (`python-module-name-relaxed`: no leading/trailing dash, not `*-stubs`).
+#: dashed names (`python-module-name-relaxed`: no leading/trailing dash, not `*-stubs`;
+#: a `*-stubs` name stays rejected in `py-modules` and `namespace-packages`).
 _RELAXED_NAMES = "73.0.0"
 #: `package-data`/`exclude-package-data` keys accept any package name, stub or dashed
-#: (setuptools #5157, validate-pyproject #248).
+#: (validate-pyproject #248, "Allow package-data for stubs packages").
 _PACKAGE_DATA_NAMES = "82.0.1"
 
 #: The first release at 61.0.0 or later: a name accepted from the start.
@@ -241,13 +242,26 @@ register(
 ## What it does
 Checks `[tool.setuptools]` against setuptools' schema: unknown keys (underscores instead of
 dashes, typos), keys only newer releases know (`ext-modules` before 74.1.0,
-`dynamic.dependencies`/`dynamic.optional-dependencies` before 62.6.0) and a `packages`
-value that is neither a list nor a `find` table.
+`dynamic.dependencies`/`dynamic.optional-dependencies` before 62.6.0), a `packages`
+value that is neither a list nor a `find` table, and names the schema rejects in each
+release (measured with the real wheels of 61.0.0 to 84.2.1):
+
+| name | where | rejected by |
+|---|---|---|
+| PEP 561 stub name (`x-stubs`, `x-stubs.sub`) | `packages`, `package-dir` keys | <67.1.0 |
+| `my-pkg` (dashed) | `packages`, `package-dir` keys, `py-modules`, `namespace-packages` | <73.0.0 |
+| stub or dashed name | `package-data`, `exclude-package-data` keys | <82.0.1 |
+| `""` | `package-data`, `exclude-package-data` keys | every release (write `"*"`) |
+| `*-stubs` | `py-modules`, `namespace-packages` | every release |
+| other non-importable names (`a.b-stubs`) | all of these | every release |
 
 ## Why is this bad?
 Since 61.0.0 the table is validated and the build stops with
-"`tool.setuptools` must not contain {...} properties"; a build pinned below the release
-that introduced a key fails the same way.
+"`tool.setuptools` must not contain {...} properties" or, for a name,
+"invalid pyproject.toml config: `tool.setuptools.package-data`" (the metadata hook fails, so
+pip stops at "Preparing metadata"); a build pinned below the release that introduced a key
+or accepted a name fails the same way. A stub-only package (`types-*`) listing its
+`*-stubs` package under `package-data` fails with every setuptools before 82.0.1.
 
 ## Example
 ```toml
@@ -270,11 +284,14 @@ include-package-data = true
 ```
 
 ## References
-- setuptools 61.0.0 changelog (#3067); 62.6.0 (#3255); 74.1.0 (#4568)
+- setuptools 61.0.0 changelog (#3067); 62.6.0 (#3255); 67.1.0 (#3798, stub names in
+  `packages`/`package-dir`); 74.1.0 (#4568)
+- validate-pyproject #248 (stub names as package-data keys, in setuptools 82.0.1)
 - `setuptools/config/setuptools.schema.json`
 """,
         references=(
             _REF_61,
+            _ref("67.1.0", "PEP 561 stub names in packages and package-dir (#3798)"),
             _ref("74.1.0", "ext-modules in pyproject.toml (#4568)"),
             _REF_PYPROJECT,
         ),
