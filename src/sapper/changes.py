@@ -1,4 +1,4 @@
-"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST72).
+"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST75).
 
 Each entry says what changed, which sapper rules cover it (or why none can), and, for the
 entries the rules cite, the releases that fail (``fails``: ``[first, stop)`` ranges, an open
@@ -241,9 +241,8 @@ CHANGES: tuple[Change, ...] = (
         id="ST23",
         what="pyproject validation",
         covered="PP001, PP007 (oracle)",
-        notes="bounds read from the vendored validator of every release >= 61.0.0; names the "
-        "schema rejects (stub names before 67.1.0, dashed names before 73.0.0, stub/dashed "
-        "package-data keys before 82.0.1) bisected with the real wheels",
+        notes="bounds read from the vendored validator of every release >= 61.0.0; the names "
+        "the schema rejects until a later release are ST73-ST75",
     ),
     Change(
         id="ST24",
@@ -524,6 +523,34 @@ CHANGES: tuple[Change, ...] = (
         what="keywords without a hard change",
         covered="guard",
         notes="`dependency_links`, `data_files`, `zip_safe`, `setup_requires`, `namespace_packages`, `tests_require`, unknown keywords: not reported",
+    ),
+    # ST73-ST75: names under [tool.setuptools] that the vendored validate-pyproject formats
+    # (`_validate_pyproject/formats.py`) reject until a release; each bound bisected with the
+    # real wheels of 61.0.0..84.2.1 (read_configuration on a one-key pyproject.toml) and built
+    # on both sides by tests/oracle/test_pyproject_oracle.py (pp007-names-*), not by
+    # test_boundaries.py: PP007's one example shows another facet, so no `error=` here. Real
+    # setuptools raises `ValueError: invalid pyproject.toml config: `tool.setuptools.<field>``.
+    Change(
+        id="ST73",
+        what="PEP 561 stub names (`x-stubs`) in `tool.setuptools.packages` and `package-dir` keys",
+        covered="PP007 (oracle)",
+        notes="`pep561-stub-name` accepted from 67.1.0 (validate-pyproject 0.12.1)",
+        fails=(("61.0.0", "67.1.0"),),
+        references=(_ref("67.1.0", "stub packages in packages and package-dir (#3798)"),),
+    ),
+    Change(
+        id="ST74",
+        what="dashed names (`my-pkg`) in `packages`, `package-dir` keys, `py-modules`, `namespace-packages`",
+        covered="PP007 (oracle)",
+        notes="`python-module-name-relaxed` from 73.0.0 (a `*-stubs` py-module or namespace package stays rejected)",
+        fails=(("61.0.0", "73.0.0"),),
+    ),
+    Change(
+        id="ST75",
+        what="stub or dashed keys in `tool.setuptools.package-data` / `exclude-package-data`",
+        covered="PP007 (oracle)",
+        notes='keys are `python-module-name` or `*` until 82.0.1 (validate-pyproject #248); `""` is rejected by every release',
+        fails=(("61.0.0", "82.0.1"),),
     ),
 )
 

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ...changes import change
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from .._emit import make_finding, versions
@@ -37,21 +38,27 @@ _LATER_DYNAMIC_KEYS = {"dependencies": "62.6.0", "optional-dependencies": "62.6.
 
 
 # Names under [tool.setuptools] are checked by formats of the vendored validate-pyproject
-# (`setuptools/config/_validate_pyproject/formats.py`, used by `setuptools.schema.json`).
-# Measured with the real wheels of every release 61.0.0 .. 84.2.1 (read_configuration on a
-# one-key pyproject.toml, bisected to the release; tests/oracle/test_pyproject_oracle.py
-# builds each boundary). Before these releases the only accepted form is an importable
-# dotted name (`python-module-name`), plus `"*"` as a package-data key.
+# (`setuptools/config/_validate_pyproject/formats.py`). Before the releases below the only
+# accepted form is an importable dotted name (`python-module-name`), plus `"*"` as a
+# package-data key. The bounds come from the changes table (measured with the real wheels).
+
+
+def _accepted_since(ident: str) -> str:
+    """The first release that accepts what change ``ident`` rejects."""
+    (_, stop), *_ = change(ident).fails
+    assert stop is not None
+    return stop
+
+
 #: `packages` items and `package-dir` keys also accept PEP 561 stub names (`x-stubs`,
-#: `x-stubs.sub`; `pep561-stub-name`, validate-pyproject 0.12.1, setuptools #3798).
-_STUB_PACKAGES = "67.1.0"
+#: `x-stubs.sub`; `pep561-stub-name`).
+_STUB_PACKAGES = _accepted_since("ST73")
 #: `packages` items, `package-dir` keys, `py-modules` and `namespace-packages` also accept
 #: dashed names (`python-module-name-relaxed`: no leading/trailing dash, not `*-stubs`;
 #: a `*-stubs` name stays rejected in `py-modules` and `namespace-packages`).
-_RELAXED_NAMES = "73.0.0"
-#: `package-data`/`exclude-package-data` keys accept any package name, stub or dashed
-#: (validate-pyproject #248, "Allow package-data for stubs packages").
-_PACKAGE_DATA_NAMES = "82.0.1"
+_RELAXED_NAMES = _accepted_since("ST74")
+#: `package-data`/`exclude-package-data` keys accept any package name, stub or dashed.
+_PACKAGE_DATA_NAMES = _accepted_since("ST75")
 
 #: The first release at 61.0.0 or later: a name accepted from the start.
 _ALWAYS = "61.0.0"
