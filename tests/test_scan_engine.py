@@ -10,8 +10,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from archive_factory import file, gzip_zero_bomb, make_tar, make_zip
@@ -463,9 +464,7 @@ def test_a_worker_that_dies_costs_only_its_own_sdist(
     summary = scan([str(corpus)], options=ScanOptions(db=db, jobs=2, check=CHECK))
     assert (summary.scanned, summary.failed) == (len(names), 1)
     got = dict(rows(db, "SELECT filename, coalesce(error_type, outcome) FROM sdists"))
-    assert got == {f"{name}-1.0.tar.gz": "builds" for name in names} | {
-        "crash-1.0.tar.gz": "crash"
-    }
+    assert got == {f"{name}-1.0.tar.gz": "builds" for name in names} | {"crash-1.0.tar.gz": "crash"}
 
 
 def test_the_worker_pool_is_started_ahead_and_handed_over_once() -> None:
@@ -484,20 +483,52 @@ def test_the_worker_pool_is_started_ahead_and_handed_over_once() -> None:
     warm.discard()  # nothing left to shut down
 
 
+_WHO_STARTS_THE_WORKERS = """
+import os, sys, threading
+from sapper.scan.engine import _WarmPool
+if sys.argv[1] == "threaded":
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+pool = _WarmPool(2).take()
+parents = {pool.submit(os.getppid).result() for _ in range(4)}
+pool.shutdown()
+print("scan" if parents == {os.getpid()} else "fork server")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+@pytest.mark.parametrize(("threads", "parent"), [("single", "scan"), ("threaded", "fork server")])
+def test_workers_fork_from_the_scan_only_while_it_has_one_thread(threads: str, parent: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _WHO_STARTS_THE_WORKERS, threads],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == parent
+
+
+@pytest.mark.parametrize("how", ["forked", "fork server"])
 def test_a_scan_that_stops_early_shuts_the_pool_it_started(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     import sapper.scan.engine
 
-    started: list[object] = []
-    real = sapper.scan.engine._process_pool
+    started: list[Any] = []
 
-    def recorded(workers: int) -> object:
-        pool = real(workers)
-        started.append(pool)
-        return pool
+    def recorded(real: Callable[[int], Any]) -> Callable[[int], Any]:
+        def start(workers: int) -> Any:
+            pool = real(workers)
+            if pool is not None:
+                started.append(pool)
+            return pool
 
-    monkeypatch.setattr(sapper.scan.engine, "_process_pool", recorded)
+        return start
+
+    engine = sapper.scan.engine
+    forked = recorded(engine._forked_pool) if how == "forked" else lambda workers: None
+    monkeypatch.setattr(engine, "_forked_pool", forked)
+    monkeypatch.setattr(engine, "_process_pool", recorded(engine._process_pool))
     (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
     not_a_db = tmp_path / "scan.duckdb"
     not_a_db.write_text("not a database")
@@ -505,7 +536,7 @@ def test_a_scan_that_stops_early_shuts_the_pool_it_started(
         scan([str(tmp_path / "x-1.0.tar.gz")], options=ScanOptions(db=not_a_db, jobs=2))
     (pool,) = started
     with pytest.raises(RuntimeError, match="after shutdown"):
-        pool.submit(os.getpid)  # type: ignore[attr-defined]
+        pool.submit(os.getpid)
 
 
 def test_a_pool_that_cannot_start_ahead_is_started_when_needed(
@@ -522,6 +553,7 @@ def test_a_pool_that_cannot_start_ahead_is_started_when_needed(
             raise OSError("no fork server now")
         return real(workers)
 
+    monkeypatch.setattr(sapper.scan.engine, "_forked_pool", lambda workers: None)
     monkeypatch.setattr(sapper.scan.engine, "_process_pool", fails_first)
     (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
     db = tmp_path / "scan.duckdb"

@@ -137,11 +137,12 @@ def hanging_scan(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list
         try:
             deadline = time.monotonic() + 60
             tree: list[int] = []
-            # the local sdist is analysed (a worker, the fork server, the resource tracker
-            # are up), and the download of slow hangs
+            # the workers are up (forked from the scan; or a worker, the fork server and
+            # the resource tracker where the scan cannot fork), and the download of slow
+            # hangs
             while time.monotonic() < deadline:
                 tree = _descendants(proc.pid)
-                if len(tree) >= 3 and any(r.path == SLOW for r in index.requests):
+                if len(tree) >= 2 and any(r.path == SLOW for r in index.requests):
                     break
                 time.sleep(0.1)
             else:
@@ -160,8 +161,7 @@ def test_kill_9_leaves_no_process(
 ) -> None:
     proc, tree = hanging_scan
     names = {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in tree}
-    assert any(b"forkserver" in n for n in names.values())
-    assert any(b"resource_tracker" in n for n in names.values())
+    assert len(tree) >= 2  # the two workers (and a fork server, where there is one)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 15

@@ -261,8 +261,8 @@ def scan(
         raise UsageError(msg)
     start = time.monotonic()
     workers = options.jobs or os.cpu_count() or 1
-    # the worker processes start (the fork server imports the rules) while this process
-    # opens the store and resolves: a thread waits for them, so both sides work at once
+    # the worker processes start now (forked from this process, or from the fork server by
+    # a thread), so that they are ready once the store is open and the corpus resolved
     warm = _WarmPool(workers) if options.engine == "process" and workers > 1 else None
     index = Index(
         options.index_url or DEFAULT_INDEX_URL,
@@ -553,19 +553,24 @@ def _run_local(
 
 
 class _WarmPool:
-    """A process pool whose workers are started by a thread, while the caller goes on.
+    """A process pool whose workers are started now, while the caller goes on.
 
-    Starting a worker waits for the fork server, which imports every rule module first;
-    submitting one empty task a worker makes them all start now rather than at the first
-    real task.
+    On Linux, while this process has a single thread (at the start of a scan: before the
+    store, the downloads or the writer start any), the workers are forked from it at once,
+    with the rule modules, the catalogue and the top list loaded here first: they are
+    ready to analyse while this process still opens the store. Otherwise a thread starts a
+    pool whose workers fork from a fork server (which imports all that first), submitting
+    one empty task a worker so that they all start now rather than at the first real task.
     """
 
     def __init__(self, workers: int) -> None:
-        self._pool: cf.ProcessPoolExecutor | None = None
-        self._thread = threading.Thread(
-            target=self._start, args=(workers,), name="sapper-warm", daemon=True
-        )
-        self._thread.start()
+        self._pool: cf.ProcessPoolExecutor | None = _forked_pool(workers)
+        self._thread: threading.Thread | None = None
+        if self._pool is None:
+            self._thread = threading.Thread(
+                target=self._start, args=(workers,), name="sapper-warm", daemon=True
+            )
+            self._thread.start()
 
     def _start(self, workers: int) -> None:
         with contextlib.suppress(Exception):  # the first real task starts them otherwise
@@ -573,18 +578,51 @@ class _WarmPool:
             self._pool = pool
             cf.wait([pool.submit(os.getpid) for _ in range(workers)])
 
+    def _join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
     def take(self) -> cf.ProcessPoolExecutor | None:
         """The pool, once its workers are started (None if it could not be started)."""
-        self._thread.join()
+        self._join()
         pool, self._pool = self._pool, None
         return pool
 
     def discard(self) -> None:
         """Shut the pool down if :meth:`take` was never called (the scan ended first)."""
-        self._thread.join()
+        self._join()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _forked_pool(workers: int) -> cf.ProcessPoolExecutor | None:
+    """A pool of ``workers`` processes forked from this one now, or None where forking is
+    not safe: not Linux (macOS frameworks break in a forked child), or another thread is
+    running (it may hold a lock the children would inherit held)."""
+    import multiprocessing
+    import sys
+
+    if sys.platform != "linux" or threading.active_count() != 1:
+        return None
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return None
+    from . import _warm  # noqa: F401  # loaded once, here, for every worker
+
+    pool = cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+    try:
+        # with fork, the first task launches every worker, from this thread, before the
+        # pool starts its own management thread
+        pool.submit(os.getpid)
+    except Exception:  # no fork now (out of processes): the fork server later
+        pool.shutdown(wait=False, cancel_futures=True)
+        return None
+    return pool
 
 
 def _read_and_analyse(
@@ -600,9 +638,10 @@ def _read_and_analyse(
 def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
     import multiprocessing
 
-    # not fork: the download threads may hold locks; the fork server imports the analysis
-    # and rule modules and reads the catalogue once, and each worker forks from it with
-    # them loaded
+    # not fork: by now the download and writer threads may hold locks (the first pool of a
+    # scan is forked while it has one thread: _forked_pool); the fork server imports the
+    # analysis and rule modules and reads the catalogue once, and each worker forks from it
+    # with them loaded
     context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         server = multiprocessing.get_context("forkserver")
@@ -621,10 +660,10 @@ def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
 def _worker_init(parent: int) -> None:
     """In each worker: leave Ctrl-C to the parent, and die with it.
 
-    A worker's parent process is the fork server, not the scan; if the scan is killed
-    (``kill -9``), nothing tells its workers. A thread waits on the scan's process (a
-    pidfd where Linux has them, else a poll once a second) and ends the worker when it is
-    gone, so no worker outlives the scan.
+    A worker's parent process is the fork server (or the scan itself, when forked from it);
+    if the scan is killed (``kill -9``), nothing tells its workers. A thread waits on the
+    scan's process (a pidfd where Linux has them, else a poll once a second) and ends the
+    worker when it is gone, so no worker outlives the scan.
     """
     import signal
     import threading
