@@ -258,6 +258,12 @@ def test_resolve_errors(
     assert excinfo.value.permanent is (case in PERMANENT)
     # the flag survives the trip from a worker process
     assert pickle.loads(pickle.dumps(excinfo.value)).permanent is (case in PERMANENT)
+    # and so does what the error chains (tblib, which Dask installs, pickles the chain too;
+    # urllib's HTTPError cannot be unpickled)
+    chain = excinfo.value.__cause__ or excinfo.value.__context__
+    while chain is not None:
+        pickle.loads(pickle.dumps(chain))
+        chain = chain.__cause__ or chain.__context__
 
 
 def test_invalid_requirement(index: Index) -> None:

@@ -123,13 +123,6 @@ class Http:
                     exc.close()
                     return answer
                 exc.close()
-                if status == 404:
-                    raise FetchError(not_found, permanent=True) from None
-                if (status == 429 or 500 <= status < 600) and not last:
-                    self.sleep(_retry_delay(attempt, retry_after))
-                    continue
-                msg = _http_error_message(status, reason, shown, attempts)
-                raise FetchError(msg) from None
             except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 reason_exc = exc.reason if isinstance(exc, urllib.error.URLError) else exc
                 if _is_permanent(reason_exc):
@@ -144,6 +137,15 @@ class Http:
                     "check the network connection and the index URL, or try again later"
                 )
                 raise FetchError(msg) from exc
+            # an HTTP error status, raised here rather than in its except clause: an error
+            # raised there keeps urllib's HTTPError as its context, which cannot be unpickled
+            # (and tblib, which Dask installs, pickles an exception's context with it)
+            if status == 404:
+                raise FetchError(not_found, permanent=True)
+            if (status == 429 or 500 <= status < 600) and not last:
+                self.sleep(_retry_delay(attempt, retry_after))
+                continue
+            raise FetchError(_http_error_message(status, reason, shown, attempts))
         raise AssertionError  # pragma: no cover  (the loop always returns or raises)
 
 
