@@ -40,6 +40,11 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
     _add(fake, "omega", "omega-3.0.tar.gz", "2021-01-05T00:00:00Z")
     _add(fake, "omega", "omega-3.0-py3-none-any.whl", "2021-01-05T00:00:00Z")
     _add(fake, "omega", "omega-4.0rc1.tar.gz", "2022-01-05T00:00:00Z")
+    # beta: only pre-releases for years (as black until 2022), then finals
+    _add(fake, "beta", "beta-18.3a0.tar.gz", "2018-03-01T00:00:00Z")
+    _add(fake, "beta", "beta-19.3b0.tar.gz", "2019-03-01T00:00:00Z")
+    _add(fake, "beta", "beta-22.1.0.tar.gz", "2022-01-29T00:00:00Z")
+    _add(fake, "beta", "beta-22.3.0rc1.tar.gz", "2022-03-01T00:00:00Z")
     with serve(fake) as url:
         yield Index(url, cache_dir=tmp_path_factory.mktemp("cache"), retries=0)
 
@@ -60,6 +65,28 @@ def test_policies_choose_releases(index: Index, policy: str, versions: list[str]
             resolve(index, "omega", parse_versions(policy))
         return
     jobs = resolve(index, "omega", parse_versions(policy))
+    assert [j.version for j in jobs] == versions
+
+
+@pytest.mark.parametrize(
+    ("requirement", "policy", "versions"),
+    [
+        # pip chose among the releases there were then: only pre-releases before 2022
+        ("beta", "before:2020-01-01", ["19.3b0"]),
+        ("beta", "before:2019-01-01", ["18.3a0"]),
+        ("beta", "before:2022-02-01", ["22.1.0"]),
+        ("beta", "before:2023-01-01", ["22.1.0"]),  # a final release hides a later rc
+        ("beta", "newest-per-year", ["18.3a0", "19.3b0", "22.1.0"]),
+        ("beta", "newest", ["22.1.0"]),
+        ("beta", "all", ["22.1.0"]),
+        ("beta<20", "newest", ["19.3b0"]),  # nothing final matches: the pre-releases do
+        ("beta>=22.3.0rc1", "before:2023-01-01", ["22.3.0rc1"]),  # named: allowed
+    ],
+)
+def test_pre_releases_as_pip_chose_them_then(
+    index: Index, requirement: str, policy: str, versions: list[str]
+) -> None:
+    jobs = resolve(index, requirement, parse_versions(policy))
     assert [j.version for j in jobs] == versions
 
 

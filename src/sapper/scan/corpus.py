@@ -23,6 +23,7 @@ from .._exceptions import FetchError, UsageError
 from ..sources import is_sdist_filename
 
 if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
     from packaging.version import Version
 
     from ..pypi import Index, ProjectListing, SdistFile
@@ -303,11 +304,13 @@ def resolve(index: Index, requirement: str, policy: VersionPolicy) -> list[Job]:
         except InvalidVersion:
             continue  # legacy versions only through an exact pin, as `check` does
         by_version.setdefault(version, []).extend(usable)
-    matching = list(req.specifier.filter(by_version))
+    # pre-releases too: pip's rule (pre-releases only when the specifier names one or no
+    # final release matches) is applied by _select to the releases there were at the time
+    matching = list(req.specifier.filter(by_version, prereleases=True))
     if not matching and pinned:
         # a legacy version pinned with ===, or anything resolve() explains better
         return [_job(requirement, index.resolve(requirement), listing)]
-    chosen = _select(matching, by_version, listing, policy)
+    chosen = _select(matching, by_version, listing, policy, req.specifier)
     if not chosen:
         if policy.kind == "newest":
             index.resolve(requirement)  # raises a FetchError that says why
@@ -355,25 +358,37 @@ def _select(
     files: dict[Version, list[int]],
     listing: ProjectListing,
     policy: VersionPolicy,
+    specifier: SpecifierSet,
 ) -> list[Version]:
-    # `versions` went through the specifier's filter, which already applies pip's rule:
-    # pre-releases only when the requirement names one or nothing else matches.
-    pool = sorted(versions)
+    """The releases ``policy`` selects among ``versions`` (every release the specifier
+    matches, pre-releases included), each as pip would have chosen it: for ``before`` and
+    ``newest-per-year``, among the releases uploaded by then, so that a project that had
+    only pre-releases then (black until 2022) gives its newest pre-release of the time."""
+
+    def pip_choice(pool: Iterable[Version]) -> Version | None:
+        # the specifier's filter applies pip's rule to pre-releases
+        return max(specifier.filter(pool), default=None)
+
     if policy.kind == "all":
-        return pool
+        return sorted(specifier.filter(versions))
     if policy.kind == "newest":
-        return pool[-1:]
-    uploaded = {v: _upload_day(listing.sdist_meta(p)[2] for p in files[v]) for v in pool}
+        newest = pip_choice(versions)
+        return [] if newest is None else [newest]
+    uploaded = {v: _upload_day(listing.sdist_meta(p)[2] for p in files[v]) for v in versions}
+    dated = sorted((day, v) for v, day in uploaded.items() if day is not None)
     if policy.kind == "before":
         assert policy.before is not None
-        before = [v for v in pool if (d := uploaded[v]) is not None and d < policy.before]
-        return before[-1:]
-    per_year: dict[int, Version] = {}
-    for version in pool:  # ascending: the last one seen per year is the newest
-        day = uploaded[version]
-        if day is not None:
-            per_year[day.year] = version
-    return [per_year[y] for y in sorted(per_year)]
+        choice = pip_choice(v for day, v in dated if day < policy.before)
+        return [] if choice is None else [choice]
+    # newest-per-year: what pip chose at the end of each year, kept for the year it was
+    # uploaded in (a year whose choice is an older release adds nothing)
+    chosen: list[Version] = []
+    for year in sorted({day.year for day, _ in dated}):
+        choice = pip_choice(v for day, v in dated if day.year <= year)
+        day_of = uploaded[choice] if choice is not None else None
+        if choice is not None and day_of is not None and day_of.year == year:
+            chosen.append(choice)
+    return chosen
 
 
 def _upload_day(times: Iterable[str | None]) -> _dt.date | None:
