@@ -397,8 +397,26 @@ NUMPY_SETUP = "import numpy\nfrom setuptools import setup\nsetup()\n"
                 "pyproject.toml": "[build-system]\nrequires = []\n",
                 "setup.py": "from setuptools import setup\nsetup()\n",
             },
+            [("PP009", 2, (">=0",), (">=0",), ())],
+            id="empty-requires-legacy-backend-has-no-setuptools",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": "[build-system]\nbuild-backend = "
+                '"setuptools.build_meta"\nrequires = [\n]\n',
+                "setup.py": NUMPY_SETUP,
+            },
+            [("PP009", 3, (">=0",), (">=0",), ())],
+            id="empty-requires-setuptools-backend-one-finding",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": "[build-system]\nrequires = []\nbuild-backend = "
+                '"backend"\nbackend-path = ["_build"]\n',
+                "setup.py": "from setuptools import setup\nsetup()\n",
+            },
             [],
-            id="empty-requires-is-a-valid-table",
+            id="empty-requires-in-tree-backend",
         ),
         pytest.param(
             {"pyproject.toml": "[tool.black]\n", "setup.py": "from setuptools import setup\n"},

@@ -144,7 +144,7 @@ CHANGES: tuple[Change, ...] = (
         id="ST08",
         what="pyproject.toml without `[build-system]` switching to isolated builds",
         covered="PP009 (oracle)",
-        notes="an unguarded top-level import of a third-party module in setup.py next to a pyproject.toml without `[build-system]`, and a `[build-system]` table without `requires` (pip, uv and build refuse it); projects without any pyproject.toml depend on the pip version and are not reported",
+        notes="an unguarded top-level import of a third-party module in setup.py next to a pyproject.toml without `[build-system]`, a `[build-system]` table without `requires` (pip, uv and build refuse it), and an empty `requires` with setuptools' backend or none (no setuptools in the isolated environment); projects without any pyproject.toml depend on the pip version and are not reported",
     ),
     Change(
         id="ST09",

@@ -412,11 +412,17 @@ def test_missing_dynamic_is_dropped_silently(tmp_path: Path) -> None:
     assert kept == {"68.2.2": True, "69.0.0": False, "84.2.1": False}
 
 
-#: PP009's other case: a [build-system] table without `requires`. pip refuses it before it
-#: installs anything or runs setup.py (which imports nothing here); the control is the same
-#: tree with `requires`, which pip builds.
+#: PP009's other cases: a [build-system] table without `requires`, which pip refuses before
+#: it installs anything or runs setup.py (which imports nothing here), and an empty
+#: `requires`, with which pip's isolated environment has no setuptools; the control is the
+#: same tree with `requires`, which pip builds.
 PP009_TABLE_CASES = [
     ("pp009-table-without-requires", '[build-system]\nbuild-backend = "setuptools.build_meta"\n'),
+    ("pp009-empty-requires-legacy", "[build-system]\nrequires = []\n"),
+    (
+        "pp009-empty-requires-setuptools-backend",
+        '[build-system]\nrequires = []\nbuild-backend = "setuptools.build_meta"\n',
+    ),
     (
         "control-pp009-table-with-requires",
         '[build-system]\nrequires = ["setuptools>=40.8.0"]\n'
@@ -463,5 +469,7 @@ def test_table_without_requires_matches_pip(tmp_path: Path, name: str, pyproject
         assert (result.verdict.outcome, result.verdict.because) == ("builds", ())
     else:
         assert proc.returncode != 0
+        if "empty-requires" in name:
+            refused = "No module named 'setuptools'"
         assert refused in proc.stderr, proc.stderr[-1500:]
         assert (result.verdict.outcome, result.verdict.because) == ("fails", ("PP009",))

@@ -81,6 +81,8 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     if not isinstance(data, dict):
         return []
     table = data.get("build-system")
+    if isinstance(table, dict) and table.get("requires") == []:
+        return _empty_requires(ctx, table)
     if isinstance(table, dict) and "requires" in table:
         return []
     if isinstance(table, dict):
@@ -120,6 +122,33 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     ]
 
 
+def _empty_requires(ctx: Context, table: dict[str, object]) -> list[Finding]:
+    """``requires = []`` with setuptools' backend (or none, which pip and uv take as
+    setuptools' legacy backend): the isolated environment has no setuptools to import."""
+    backend = table.get("build-backend")
+    if "backend-path" in table or not (
+        backend is None or (isinstance(backend, str) and backend.startswith("setuptools."))
+    ):
+        return []  # another backend, or one in the tree: it may need nothing
+    needed = "".join(
+        f', "<the distribution that provides {top}>"' for top, _ in _third_party_imports(ctx)
+    )
+    return [
+        make_finding(
+            ctx,
+            "PP009",
+            "pyproject.toml's `build-system.requires` is empty, so the isolated build "
+            'environment holds no setuptools: pip and uv stop with "ModuleNotFoundError: '
+            "No module named 'setuptools'\" before the backend runs, whatever the setuptools "
+            "version",
+            line=ctx.pyproject.locate("build-system", "requires")
+            or ctx.pyproject.locate("build-system"),
+            fails=set(ctx.catalogue.universe),
+            fix=f'write requires = ["setuptools>=40.8.0"{needed}]',
+        )
+    ]
+
+
 register(
     Rule(
         code="PP009",
@@ -127,11 +156,13 @@ register(
         family="pyproject.toml",
         summary=(
             "pyproject.toml declares no build requirements: [build-system] without "
-            "`requires`, or none while setup.py imports a third-party module"
+            "`requires` (or an empty one for setuptools), or none while setup.py imports a "
+            "third-party module"
         ),
         doc="""
 ## What it does
-Reports a `[build-system]` table without `requires` in pyproject.toml, at its header. When
+Reports a `[build-system]` table without `requires` in pyproject.toml, at its header, and an
+empty `requires` with setuptools' backend (or none), at its line. When
 pyproject.toml has no `[build-system]` table, finds unconditional module-level imports in
 setup.py (not under `if`, `try` or a function) of modules that are neither in the standard
 library, nor setuptools itself, nor part of the project.
@@ -151,7 +182,10 @@ setup.py does and whatever the setuptools version: pip ("The [build-system] tabl
 missing the mandatory `requires` key", pip 23.2.1), uv ("missing field `requires`", uv
 0.13.9) and build ("`requires` is a required property", build 1.6.1). One finding is made
 for the table; the third-party modules setup.py imports are named in its fix, since they
-belong in the same `requires`. `requires = []` is a valid table and not reported here.
+belong in the same `requires`. `requires = []` is a valid table, but with setuptools'
+backend (or no `build-backend`, which pip and uv take as setuptools' legacy backend) the
+isolated environment it makes holds no setuptools, and pip and uv stop with
+`ModuleNotFoundError: No module named 'setuptools'` (pip 23.2.1, uv 0.13.9): reported too.
 
 ## Example
 ```toml
