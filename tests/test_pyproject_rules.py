@@ -411,6 +411,22 @@ NUMPY_SETUP = "import numpy\nfrom setuptools import setup\nsetup()\n"
         ),
         pytest.param(
             {
+                "pyproject.toml": '[build-system]\nrequires = "setuptools"\n',
+                "setup.py": "from setuptools import setup\nsetup()\n",
+            },
+            [("PP009", 2, (">=0",), (">=0",), ())],
+            id="requires-a-string",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": '[build-system]\n\nrequires = ["setuptools", 3]\n',
+                "setup.py": NUMPY_SETUP,
+            },
+            [("PP009", 3, (">=0",), (">=0",), ())],
+            id="requires-holding-a-number",
+        ),
+        pytest.param(
+            {
                 "pyproject.toml": "[build-system]\nrequires = []\nbuild-backend = "
                 '"backend"\nbackend-path = ["_build"]\n',
                 "setup.py": "from setuptools import setup\nsetup()\n",

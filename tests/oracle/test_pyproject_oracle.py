@@ -423,6 +423,7 @@ PP009_TABLE_CASES = [
         "pp009-empty-requires-setuptools-backend",
         '[build-system]\nrequires = []\nbuild-backend = "setuptools.build_meta"\n',
     ),
+    ("pp009-requires-a-string", '[build-system]\nrequires = "setuptools"\n'),
     (
         "control-pp009-table-with-requires",
         '[build-system]\nrequires = ["setuptools>=40.8.0"]\n'
@@ -471,5 +472,7 @@ def test_table_without_requires_matches_pip(tmp_path: Path, name: str, pyproject
         assert proc.returncode != 0
         if "empty-requires" in name:
             refused = "No module named 'setuptools'"
+        elif "requires-a-string" in name:
+            refused = "It is not a list of strings"
         assert refused in proc.stderr, proc.stderr[-1500:]
         assert (result.verdict.outcome, result.verdict.because) == ("fails", ("PP009",))

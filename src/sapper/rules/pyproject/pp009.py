@@ -81,10 +81,11 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     if not isinstance(data, dict):
         return []
     table = data.get("build-system")
-    if isinstance(table, dict) and table.get("requires") == []:
-        return _empty_requires(ctx, table)
     if isinstance(table, dict) and "requires" in table:
-        return []
+        requires = table["requires"]
+        if not (isinstance(requires, list) and all(isinstance(r, str) for r in requires)):
+            return _requires_not_strings(ctx)
+        return _empty_requires(ctx, table) if not requires else []
     if isinstance(table, dict):
         # The frontends refuse the table before they install anything or run setup.py, so
         # this one finding is the whole cause; the imports setup.py needs go into its fix.
@@ -119,6 +120,24 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
             f'that provides {top}>"] and build-backend = "setuptools.build_meta"',
         )
         for top, line in _third_party_imports(ctx)
+    ]
+
+
+def _requires_not_strings(ctx: Context) -> list[Finding]:
+    """``requires = "setuptools"`` (or a list holding a number): the frontends refuse it."""
+    return [
+        make_finding(
+            ctx,
+            "PP009",
+            "pyproject.toml's `build-system.requires` is not a list of strings, which pip "
+            '("It is not a list of strings"), uv ("invalid type ..., expected a sequence") and '
+            'build ("`requires` must be an array of strings") refuse before any setuptools '
+            "runs, whatever the setuptools version",
+            line=ctx.pyproject.locate("build-system", "requires")
+            or ctx.pyproject.locate("build-system"),
+            fails=set(ctx.catalogue.universe),
+            fix='write a list of requirement strings: requires = ["setuptools>=40.8.0"]',
+        )
     ]
 
 
@@ -186,6 +205,8 @@ belong in the same `requires`. `requires = []` is a valid table, but with setupt
 backend (or no `build-backend`, which pip and uv take as setuptools' legacy backend) the
 isolated environment it makes holds no setuptools, and pip and uv stop with
 `ModuleNotFoundError: No module named 'setuptools'` (pip 23.2.1, uv 0.13.9): reported too.
+So is a `requires` that is not a list of strings (`requires = "setuptools"`), which pip ("It
+is not a list of strings"), uv and build refuse outright.
 
 ## Example
 ```toml
