@@ -131,6 +131,29 @@ H = "from setuptools import setup\n"
             [],
             id="guarded-name",
         ),
+        # a class statement runs its bases, keywords, decorators and body when setup.py runs
+        pytest.param(
+            "import setuptools.command.test\n\n"
+            "class Test(setuptools.command.test.test):\n    pass\n",
+            [("SP001", 1, ("==72.0.0",)), ("SP003", 3, ())],
+            id="class-base-through-dotted-import",
+        ),
+        pytest.param(
+            "import setuptools\nif True:\n    class C:\n        f = setuptools.convert_path\n",
+            [("SP003", 4, ("==61.0.0", ">=70.0.0"))],
+            id="class-body-runs",
+        ),
+        pytest.param(
+            "import setuptools\n@setuptools.convert_path\ndef f(x=setuptools.Feature):\n"
+            "    return setuptools.command.test\n",
+            [("SP003", 2, ("==61.0.0", ">=70.0.0")), ("SP003", 3, (">=46.0.0",))],
+            id="decorator-and-default-run-not-the-body",
+        ),
+        pytest.param(
+            "import setuptools\nclass C:\n    def run(self):\n        setuptools.convert_path('a')\n",
+            [],
+            id="method-body-does-not-run",
+        ),
         pytest.param(H + "setup()\n", [], id="setup-is-fine"),
         # SP004: unordered requirements
         pytest.param(H + "setup(install_requires={'six'})\n", [("SP004", 2, (">=0",))], id="set"),

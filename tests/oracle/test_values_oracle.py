@@ -64,6 +64,17 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         True,
     ),
     (
+        "SP003-test-class-base",
+        {
+            "setup.py": _setup(
+                "import setuptools.command.test\n\n"
+                "class Test(setuptools.command.test.test):\n    pass\n"
+            )
+        },
+        ("71.1.0", "72.1.0", "84.2.1"),
+        True,
+    ),
+    (
         "SP001-msvccompiler",
         {"setup.py": _setup("import distutils.msvccompiler")},
         ("64.0.3", "65.0.0", "65.0.2", "73.0.1", "74.0.0"),

@@ -6,6 +6,7 @@ import ast
 import datetime as _dt
 import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from packaging.version import Version
@@ -87,7 +88,7 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
     # AttributeError (or broader) stops: a guard against ImportError does not.
     index = index_of(tree)
     caught: set[int] | None = None
-    for stmt in statements(tree.body, imports=False):
+    for stmt in chain(statements(tree.body, imports=False), _def_heads(tree.body)):
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
         for sub in index.under(stmt, ast.Attribute):
@@ -105,6 +106,31 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
                     caught = caught_nodes(tree, _CATCHES_ATTRIBUTE_ERROR)
                 if id(sub) not in caught:
                     yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
+
+
+def _def_heads(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
+    """What runs when setup.py runs a ``class`` or ``def`` statement, which
+    :func:`statements` skips: decorators, base classes and class keywords, argument
+    defaults, and a class body (a function body runs only when called). So
+    ``class Test(setuptools.command.test.test)`` reads the name when setup.py runs."""
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            yield from node.decorator_list
+            yield from node.bases
+            yield from (keyword.value for keyword in node.keywords)
+            yield from statements(node.body, imports=False)
+            yield from _def_heads(node.body)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from node.decorator_list
+            yield from node.args.defaults
+            yield from (default for default in node.args.kw_defaults if default is not None)
+        else:  # the bodies of if/for/while/with/try, where a class may be defined
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    yield from _def_heads(inner)
+            for handler in getattr(node, "handlers", ()):
+                yield from _def_heads(handler.body)
 
 
 @functools.lru_cache(maxsize=256)
