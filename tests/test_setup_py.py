@@ -150,7 +150,8 @@ H = "from setuptools import setup\n"
             id="decorator-and-default-run-not-the-body",
         ),
         pytest.param(
-            "import setuptools\nclass C:\n    def run(self):\n        setuptools.convert_path('a')\n",
+            "import setuptools\nclass C:\n    def run(self):\n"
+            "        setuptools.convert_path('a')\n",
             [],
             id="method-body-does-not-run",
         ),
