@@ -458,6 +458,49 @@ def test_sc009_only_a_true_universal_in_the_wheel_sections(cfg: str, lines: list
     assert [line for line, *_ in _sc(cfg, "SC009")] == lines
 
 
+PROJECT_TABLE = '[project]\nname = "x"\nversion = "1.0"\n\n'
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        pytest.param("universal = true\n", [(6, (">=75.1.0",))], id="toml-true"),
+        pytest.param("universal = 1\n", [(6, (">=75.1.0",))], id="toml-one"),
+        pytest.param('universal = "yes"\n', [(6, (">=75.1.0",))], id="string-strtobool"),
+        pytest.param("python-tag = 'py3'\nuniversal = 1\n", [(7, (">=75.1.0",))], id="line"),
+        pytest.param("universal = false\n", [], id="toml-false"),
+        pytest.param("universal = 0\n", [], id="toml-zero"),
+        pytest.param('universal = "0"\n', [], id="string-false"),
+        pytest.param("python-tag = 'py3'\n", [], id="no-universal"),
+    ],
+)
+def test_sc009_tool_distutils_bdist_wheel_in_pyproject(
+    table: str, expected: list[tuple[int, tuple[str, ...]]]
+) -> None:
+    """setuptools copies [tool.distutils.*] of pyproject.toml into the command options
+    (authlib 1.9.10 fails when enforced this way: a canary run in enforce mode)."""
+    toml = PROJECT_TABLE + "[tool.distutils.bdist_wheel]\n" + table
+    found = [f for f in check({"pyproject.toml": toml}).findings if f.code == "SC009"]
+    assert [(f.line, f.fails_enforced) for f in found] == expected
+    assert all(f.path == "pyproject.toml" and f.fails == () for f in found)
+
+
+@pytest.mark.parametrize(
+    ("head", "found"),
+    [
+        pytest.param("[tool.setuptools]\npy-modules = []\n\n", True, id="tool-setuptools"),
+        pytest.param("[tool.black]\nline-length = 100\n\n", False, id="neither-table"),
+        pytest.param("", False, id="tool-distutils-alone"),
+    ],
+)
+def test_sc009_pyproject_is_read_only_with_project_or_tool_setuptools(
+    head: str, found: bool
+) -> None:
+    toml = head + "[tool.distutils.bdist_wheel]\nuniversal = true\n"
+    files = {"pyproject.toml": toml, "setup.py": "from setuptools import setup\nsetup()\n"}
+    assert any(f.code == "SC009" for f in check(files).findings) is found
+
+
 def test_sc012_a_one_line_description_before_the_multi_line_summary() -> None:
     cfg = "[metadata]\nname = x\ndescription = one\nsummary = two\n  lines\n"
     assert [line for line, *_ in _sc(cfg, "SC012")] == [4]

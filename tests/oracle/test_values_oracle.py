@@ -204,6 +204,36 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         True,
     ),
     (
+        "SC009-pyproject-tool-distutils",
+        {
+            "setup.py": "from setuptools import setup\nsetup()\n",
+            "pyproject.toml": '[project]\nname = "probe"\nversion = "1.0"\n\n'
+            "[tool.setuptools]\npy-modules = []\n\n"
+            "[tool.distutils.bdist_wheel]\nuniversal = true\n",
+        },
+        ("75.0.0", "75.1.0", "84.2.1"),
+        True,
+    ),
+    (
+        "SC009-pyproject-project-table-only",
+        {
+            "setup.py": "from setuptools import setup\nsetup(py_modules=[])\n",
+            "pyproject.toml": '[project]\nname = "probe"\nversion = "1.0"\n\n'
+            "[tool.distutils.bdist_wheel]\nuniversal = true\n",
+        },
+        ("75.0.0", "75.1.0", "84.2.1"),
+        True,
+    ),
+    (
+        "SC009-pyproject-tool-distutils-not-read",
+        {
+            "setup.py": _setup(),
+            "pyproject.toml": "[tool.distutils.bdist_wheel]\nuniversal = true\n",
+        },
+        ("75.1.0", "84.2.1"),
+        True,
+    ),
+    (
         "SC009-wheel-section",
         {**_cfg(""), "setup.cfg": _cfg("")["setup.cfg"] + "\n[wheel]\nuniversal = 1\n"},
         ("75.0.0", "75.1.0", "84.2.1"),

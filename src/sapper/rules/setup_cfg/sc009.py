@@ -52,7 +52,48 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
                 "a pure-Python wheel is py3-none-any",
             )
         )
+    findings.extend(_in_pyproject(ctx, due, overdue))
     return findings
+
+
+def _in_pyproject(ctx: Context, due: str, overdue: bool) -> list[Finding]:
+    """``[tool.distutils.bdist_wheel] universal = true`` in pyproject.toml: when it has a
+    ``[project]`` or ``[tool.setuptools]`` table, setuptools copies ``tool.distutils`` into
+    the command options (after setup.cfg's), where a string goes through strtobool and any
+    other value is taken as it is (measured: without either table, it is not read)."""
+    data = ctx.pyproject.data
+    if not isinstance(data, dict):
+        return []
+    tool = data.get("tool")
+    if not isinstance(tool, dict) or not (data.get("project") or tool.get("setuptools")):
+        return []  # setuptools reads pyproject.toml only with [project] or [tool.setuptools]
+    distutils = tool.get("distutils")
+    section = distutils.get("bdist_wheel") if isinstance(distutils, dict) else None
+    if not isinstance(section, dict) or "universal" not in section:
+        return []
+    value = section["universal"]
+    truthy = value.strip().lower() in _STRTOBOOL_TRUE if isinstance(value, str) else bool(value)
+    if not truthy:
+        return []
+    warning = change("ST46").warning(ctx.catalogue)
+    shown = str(value).lower() if isinstance(value, bool) else repr(value)
+    return [
+        ctx.report(
+            code="SC009",
+            message=(
+                f"[tool.distutils.bdist_wheel] universal = {shown} in pyproject.toml is "
+                "deprecated since setuptools 75.1.0 (`bdist_wheel.universal is deprecated`)"
+            ),
+            path="pyproject.toml",
+            line=ctx.pyproject.locate("tool.distutils.bdist_wheel", "universal"),
+            fails=(),
+            fails_enforced=ctx.catalogue.to_specifiers(warning if overdue else set()),
+            warns=ctx.catalogue.to_specifiers(warning),
+            due_date=due,
+            fix="remove `universal` from [tool.distutils.bdist_wheel] (and the table if it is "
+            "empty); a pure-Python wheel is py3-none-any",
+        )
+    ]
 
 
 def _date(text: str) -> _dt.date:
@@ -68,7 +109,10 @@ register(
         doc="""
 ## What it does
 Finds `universal = 1` (or `true`, `yes`, ...) in the `[bdist_wheel]` section of setup.cfg,
-or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads.
+or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads, and
+`universal = true` in pyproject.toml's `[tool.distutils.bdist_wheel]` table, which setuptools
+copies into the same command options when pyproject.toml has a `[project]` or
+`[tool.setuptools]` table (without either, setuptools does not read it).
 
 ## Why is this bad?
 Universal (`py2.py3`) wheels are meaningless since Python 2's end of life. setuptools
