@@ -81,30 +81,11 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     if not isinstance(data, dict):
         return []
     table = data.get("build-system")
-    if isinstance(table, dict) and "requires" in table:
-        requires = table["requires"]
-        if not (isinstance(requires, list) and all(isinstance(r, str) for r in requires)):
-            return _requires_not_strings(ctx)
-        return _empty_requires(ctx, table) if not requires else []
     if isinstance(table, dict):
-        # The frontends refuse the table before they install anything or run setup.py, so
-        # this one finding is the whole cause; the imports setup.py needs go into its fix.
-        needed = "".join(
-            f', "<the distribution that provides {top}>"' for top, _ in _third_party_imports(ctx)
-        )
-        return [
-            make_finding(
-                ctx,
-                "PP009",
-                "pyproject.toml has a [build-system] table without `requires`, which pip "
-                '("The [build-system] table is missing the mandatory `requires` key"), uv '
-                '("missing field `requires`") and build ("`requires` is a required property") '
-                "refuse before any setuptools runs, whatever the setuptools version",
-                line=ctx.pyproject.locate("build-system"),
-                fails=set(ctx.catalogue.universe),
-                fix=f'add requires = ["setuptools>=40.8.0"{needed}] to [build-system]',
-            )
-        ]
+        # The frontends stop at the table before setup.py runs, so one finding is the whole
+        # cause; the imports setup.py needs go into its fix.
+        problem = _table_problem(table)
+        return [] if problem is None else [_table_finding(ctx, table, problem)]
     return [
         make_finding(
             ctx,
@@ -123,49 +104,51 @@ def _check_without_build_system(ctx: Context) -> Iterable[Finding]:
     ]
 
 
-def _requires_not_strings(ctx: Context) -> list[Finding]:
-    """``requires = "setuptools"`` (or a list holding a number): the frontends refuse it."""
-    return [
-        make_finding(
-            ctx,
-            "PP009",
-            "pyproject.toml's `build-system.requires` is not a list of strings, which pip "
-            '("It is not a list of strings"), uv ("invalid type ..., expected a sequence") and '
-            'build ("`requires` must be an array of strings") refuse before any setuptools '
-            "runs, whatever the setuptools version",
-            line=ctx.pyproject.locate("build-system", "requires")
-            or ctx.pyproject.locate("build-system"),
-            fails=set(ctx.catalogue.universe),
-            fix='write a list of requirement strings: requires = ["setuptools>=40.8.0"]',
-        )
-    ]
+#: What the frontends say of a [build-system] table they stop at, whatever setuptools does.
+_TABLE_PROBLEMS = {
+    "missing": 'has a [build-system] table without `requires`, which pip ("The '
+    '[build-system] table is missing the mandatory `requires` key"), uv ("missing field '
+    '`requires`") and build ("`requires` is a required property") refuse',
+    "not strings": "has a `build-system.requires` that is not a list of strings, which pip "
+    '("It is not a list of strings"), uv ("invalid type ..., expected a sequence") and '
+    'build ("`requires` must be an array of strings") refuse',
+    "empty": "has an empty `build-system.requires`, so the isolated build environment holds "
+    'no setuptools: pip and uv stop with "ModuleNotFoundError: No module named '
+    "'setuptools'\"",
+}
 
 
-def _empty_requires(ctx: Context, table: dict[str, object]) -> list[Finding]:
-    """``requires = []`` with setuptools' backend (or none, which pip and uv take as
-    setuptools' legacy backend): the isolated environment has no setuptools to import."""
+def _table_problem(table: dict[str, object]) -> str | None:
+    """Which of :data:`_TABLE_PROBLEMS` the [build-system] table has, if any. An empty
+    ``requires`` matters only with setuptools' backend, or none (which pip and uv take as
+    setuptools' legacy backend): another backend, or one in the tree, may need nothing."""
+    if "requires" not in table:
+        return "missing"
+    requires = table["requires"]
+    if not (isinstance(requires, list) and all(isinstance(r, str) for r in requires)):
+        return "not strings"
     backend = table.get("build-backend")
-    if "backend-path" in table or not (
-        backend is None or (isinstance(backend, str) and backend.startswith("setuptools."))
-    ):
-        return []  # another backend, or one in the tree: it may need nothing
+    setuptools = backend is None or (isinstance(backend, str) and backend.startswith("setuptools."))
+    if not requires and setuptools and "backend-path" not in table:
+        return "empty"
+    return None
+
+
+def _table_finding(ctx: Context, table: dict[str, object], problem: str) -> Finding:
     needed = "".join(
         f', "<the distribution that provides {top}>"' for top, _ in _third_party_imports(ctx)
     )
-    return [
-        make_finding(
-            ctx,
-            "PP009",
-            "pyproject.toml's `build-system.requires` is empty, so the isolated build "
-            'environment holds no setuptools: pip and uv stop with "ModuleNotFoundError: '
-            "No module named 'setuptools'\" before the backend runs, whatever the setuptools "
-            "version",
-            line=ctx.pyproject.locate("build-system", "requires")
-            or ctx.pyproject.locate("build-system"),
-            fails=set(ctx.catalogue.universe),
-            fix=f'write requires = ["setuptools>=40.8.0"{needed}]',
-        )
-    ]
+    requires = f'requires = ["setuptools>=40.8.0"{needed}]'
+    return make_finding(
+        ctx,
+        "PP009",
+        f"pyproject.toml {_TABLE_PROBLEMS[problem]} before any setuptools runs, whatever the "
+        "setuptools version",
+        line=("requires" in table and ctx.pyproject.locate("build-system", "requires"))
+        or ctx.pyproject.locate("build-system"),
+        fails=set(ctx.catalogue.universe),
+        fix=f"add {requires} to [build-system]" if problem == "missing" else f"write {requires}",
+    )
 
 
 register(
