@@ -260,7 +260,7 @@ def scan(
         msg = "nothing to scan: give sdists, directories, list files, requirements or --top N"
         raise UsageError(msg)
     start = time.monotonic()
-    workers = options.jobs or os.cpu_count() or 1
+    workers = _workers(options)
     # the worker processes start now (forked from this process, or from the fork server by
     # a thread), so that they are ready once the store is open and the corpus resolved
     warm = _WarmPool(workers) if options.engine == "process" and workers > 1 else None
@@ -405,6 +405,11 @@ def _resolve_all(
     return jobs
 
 
+def _workers(options: ScanOptions) -> int:
+    """Worker processes of the process engine (``jobs``; 0: one per CPU)."""
+    return options.jobs or os.cpu_count() or 1
+
+
 class _Inline:
     """An executor that runs each task when it is submitted (``-j 1``)."""
 
@@ -445,7 +450,7 @@ def _run_local(
     counter: _Counter,
     warm: _WarmPool | None = None,
 ) -> None:
-    workers = options.jobs or os.cpu_count() or 1
+    workers = _workers(options)
     queue = deque(jobs)
     # (job, archive); the archive is None when the worker reads the local file itself
     ready: deque[tuple[Job, bytes | None]] = deque()

@@ -19,9 +19,6 @@ _STRTOBOOL_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
 
 
 def _check_universal(ctx: Context) -> Iterable[Finding]:
-    st46 = change("ST46")
-    due = st46.due[-1][1]
-    overdue = ctx.today > _date(due)
     findings = []
     for item in ctx.setup_cfg.values:
         if item.section not in {"bdist_wheel", "wheel"} or item.key.lower() != "universal":
@@ -31,32 +28,21 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
         truthy = _STRTOBOOL_TRUE if item.section == "bdist_wheel" else _TRUE
         if item.value.strip().lower() not in truthy:
             continue
-        warning = st46.warning(ctx.catalogue)
-        enforced = ctx.catalogue.to_specifiers(warning if overdue else set())
-        warns = ctx.catalogue.to_specifiers(warning)
         findings.append(
-            ctx.report(
-                code="SC009",
-                message=(
-                    f"[{item.section}] universal = {item.value.strip()} is deprecated since "
-                    "setuptools 75.1.0 (`bdist_wheel.universal is deprecated`)"
-                ),
+            _finding(
+                ctx,
+                f"[{item.section}] universal = {item.value.strip()}",
                 path=PATH,
                 line=item.line,
                 column=item.column,
-                fails=(),
-                fails_enforced=enforced,
-                warns=warns,
-                due_date=due,
-                fix="remove `universal = 1` (and the [bdist_wheel] section if it is empty); "
-                "a pure-Python wheel is py3-none-any",
+                fix="remove `universal = 1` (and the [bdist_wheel] section if it is empty)",
             )
         )
-    findings.extend(_in_pyproject(ctx, due, overdue))
+    findings.extend(_in_pyproject(ctx))
     return findings
 
 
-def _in_pyproject(ctx: Context, due: str, overdue: bool) -> list[Finding]:
+def _in_pyproject(ctx: Context) -> list[Finding]:
     """``[tool.distutils.bdist_wheel] universal = true`` in pyproject.toml: when it has a
     ``[project]`` or ``[tool.setuptools]`` table, setuptools copies ``tool.distutils`` into
     the command options (after setup.cfg's), where a string goes through strtobool and any
@@ -75,25 +61,42 @@ def _in_pyproject(ctx: Context, due: str, overdue: bool) -> list[Finding]:
     truthy = value.strip().lower() in _STRTOBOOL_TRUE if isinstance(value, str) else bool(value)
     if not truthy:
         return []
-    warning = change("ST46").warning(ctx.catalogue)
     shown = str(value).lower() if isinstance(value, bool) else repr(value)
     return [
-        ctx.report(
-            code="SC009",
-            message=(
-                f"[tool.distutils.bdist_wheel] universal = {shown} in pyproject.toml is "
-                "deprecated since setuptools 75.1.0 (`bdist_wheel.universal is deprecated`)"
-            ),
+        _finding(
+            ctx,
+            f"[tool.distutils.bdist_wheel] universal = {shown} in pyproject.toml",
             path="pyproject.toml",
             line=ctx.pyproject.locate("tool.distutils.bdist_wheel", "universal"),
-            fails=(),
-            fails_enforced=ctx.catalogue.to_specifiers(warning if overdue else set()),
-            warns=ctx.catalogue.to_specifiers(warning),
-            due_date=due,
+            column=None,
             fix="remove `universal` from [tool.distutils.bdist_wheel] (and the table if it is "
-            "empty); a pure-Python wheel is py3-none-any",
+            "empty)",
         )
     ]
+
+
+def _finding(
+    ctx: Context, what: str, *, path: str, line: int | None, column: int | None, fix: str
+) -> Finding:
+    """The SC009 finding for ``what``: a warning from 75.1.0, failing when enforced once
+    the deprecation's due date has passed."""
+    st46 = change("ST46")
+    due = st46.due[-1][1]
+    warning = st46.warning(ctx.catalogue)
+    overdue = ctx.today > _date(due)
+    return ctx.report(
+        code="SC009",
+        message=f"{what} is deprecated since setuptools 75.1.0 "
+        "(`bdist_wheel.universal is deprecated`)",
+        path=path,
+        line=line,
+        column=column,
+        fails=(),
+        fails_enforced=ctx.catalogue.to_specifiers(warning if overdue else set()),
+        warns=ctx.catalogue.to_specifiers(warning),
+        due_date=due,
+        fix=f"{fix}; a pure-Python wheel is py3-none-any",
+    )
 
 
 def _date(text: str) -> _dt.date:
