@@ -366,3 +366,77 @@ def test_real_enospc(tmp_path):
     cause, output = done.stdout.splitlines()[:2]
     assert output == ENOSPC
     assert cause == "max-user-namespaces"
+
+
+# --------------------------------------------------------------------------- --no-sandbox policy
+
+
+@pytest.fixture
+def no_sandbox_here(tmp_path, monkeypatch):
+    """A machine whose bubblewrap fails (AppArmor, as on the ubuntu-24.04 runner)."""
+    root = fake_root(tmp_path, {APPARMOR: "1\n"})
+    path = fake_bwrap(tmp_path, UID_MAP)
+    fake = functools.partial(diagnose_sandbox, root=root, path=path, euid=1001, platform="linux")
+    monkeypatch.setattr(_sandbox, "diagnose_sandbox", fake)
+    _sandbox.check_sandbox.cache_clear()
+    yield
+    _sandbox.check_sandbox.cache_clear()
+
+
+def _warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("sapper: warning:")]
+
+
+def test_wheelhouse_allows_no_sandbox_with_one_warning(tmp_path, capsys, no_sandbox_here):
+    from sapper.cli import main
+
+    req = tmp_path / "requirements.txt"
+    req.write_text("# nothing to build\n")
+    out = tmp_path / "wheels"
+    assert main(["wheelhouse", str(req), "-o", str(out), "--no-verify"]) == 3
+    assert "cause: AppArmor" in capsys.readouterr().err
+    assert main(["wheelhouse", str(req), "-o", str(out), "--no-verify", "--no-sandbox"]) == 0
+    (warning,) = _warnings(capsys.readouterr().err)
+    assert "--no-sandbox" in warning
+    assert "as pip would run it" in warning
+
+
+@pytest.mark.parametrize("command", [["canary", "corpus"], ["canary", "bisect", "x==1"]])
+def test_canary_refuses_no_sandbox_without_the_acknowledgement(tmp_path, capsys, command):
+    from sapper.cli import main
+
+    db = tmp_path / "store.duckdb"
+    argv = [*command, "--baseline", "77.0.3", "--candidate", "78.0.1", "--db", str(db)]
+    assert main([*argv, "--no-sandbox"]) == 2
+    err = capsys.readouterr().err
+    assert "other people's code" in err
+    assert "--i-trust-the-corpus" in err
+    assert not db.exists()  # refused before anything ran
+    # the acknowledgement alone is a usage error too: it only qualifies --no-sandbox
+    assert main([*argv, "--i-trust-the-corpus"]) == 2
+    assert "goes with --no-sandbox" in capsys.readouterr().err
+
+
+def test_canary_with_the_acknowledgement_runs_unconfined_and_warns(
+    tmp_path, capsys, monkeypatch, no_sandbox_here
+):
+    import sapper.canary
+    from sapper.cli import main
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def run_canary(sources, *, top, options, on_progress):
+        seen.append(options)
+        raise Stop
+
+    monkeypatch.setattr(sapper.canary, "run_canary", run_canary)
+    argv = ["canary", str(tmp_path), "--baseline", "77.0.3", "--candidate", "78.0.1"]
+    with pytest.raises(Stop):
+        main([*argv, "--db", str(tmp_path / "s.duckdb"), "--no-sandbox", "--i-trust-the-corpus"])
+    assert seen[0].sandbox is False
+    (warning,) = _warnings(capsys.readouterr().err)
+    assert "--i-trust-the-corpus" in warning
+    assert "unconfined" in warning
