@@ -69,7 +69,7 @@ def fake_root(tmp_path: Path, files: dict[str, str]) -> Path:
 def fake_bwrap(tmp_path: Path, message: str, code: int = 1) -> str:
     """A directory holding a ``bwrap`` that prints ``message`` on stderr and exits ``code``."""
     where = tmp_path / "bin"
-    where.mkdir()
+    where.mkdir(parents=True)
     script = where / "bwrap"
     quoted = message.replace("'", "'\"'\"'")
     script.write_text(f"#!/bin/sh\nprintf '%s\\n' '{quoted}' >&2\nexit {code}\n")

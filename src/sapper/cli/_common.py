@@ -119,6 +119,13 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
         "unconfined",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
+    "doctor": {
+        ExitCode.OK: "the sandbox starts and the index answers",
+        ExitCode.FINDINGS: "a problem: no working sandbox (its cause and fix are printed) or "
+        "the index does not answer",
+        ExitCode.USAGE: "usage error",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
 }
 
 
