@@ -374,8 +374,8 @@ def _classify(
         return (
             "apparmor",
             f"AppArmor denies unprivileged user namespaces to programs without a profile "
-            f"({_APPARMOR_KNOB.replace('.', '/')} = 1 under /proc/sys), as on Ubuntu 23.10 and "
-            "later and the ubuntu-24.04 GitHub Actions runner",
+            f"(/proc/sys/{_APPARMOR_KNOB.replace('.', '/')} = 1), as on Ubuntu 23.10 and later "
+            "and the ubuntu-24.04 GitHub Actions runner",
             _apparmor_remedies(machine, bwrap),
         )
     if "no permissions to creat" in text and machine.unprivileged_userns_clone == 0:
@@ -399,7 +399,8 @@ def _classify(
     if apparmor:
         return (
             "apparmor",
-            f"AppArmor restricts unprivileged user namespaces ({_APPARMOR_KNOB} = 1)",
+            "AppArmor restricts unprivileged user namespaces "
+            f"(/proc/sys/{_APPARMOR_KNOB.replace('.', '/')} = 1)",
             _apparmor_remedies(machine, bwrap),
         )
     return (
