@@ -12,6 +12,12 @@ Caps (``setrlimit`` before ``exec``, inherited by every process of the build): a
 CPU time, file size, processes, no core files. The wall-clock timeout kills bubblewrap's
 whole process group; ``--die-with-parent`` and the PID namespace take every process of the
 build with it.
+
+When bubblewrap cannot start, :func:`diagnose_sandbox` names the cause it finds on the
+machine (AppArmor's restriction of unprivileged user namespaces, ``max_user_namespaces`` = 0,
+Debian's ``unprivileged_userns_clone`` = 0, a container's profile, a kernel without user
+namespaces, no bubblewrap) from bubblewrap's message and the settings under ``/proc``, and the
+fix for that cause with the exact commands; :func:`check_sandbox` raises it as the error.
 """
 
 from __future__ import annotations
@@ -315,7 +321,7 @@ def _container_remedies(machine: _Machine, euid: int) -> tuple[Remedy, ...]:
             title="with Podman",
             commands=("podman run --security-opt seccomp=unconfined IMAGE ...",),
         ),
-        Remedy(title="or run sapper on the host (or a virtual machine) instead of the container"),
+        Remedy(title="run sapper on the host (or a virtual machine) instead of the container"),
     )
 
 
