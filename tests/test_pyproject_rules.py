@@ -94,8 +94,21 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
         ),
         pytest.param(
             {"pyproject.toml": NAME + 'import-names = ["probe"]\n'},
-            [("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ())],
-            id="import-names-needs-82.0.1",
+            [
+                ("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ()),
+                ("PP010", 4, (">=82.0.1",), (">=82.0.1",), ()),
+            ],
+            id="import-names-unknown-then-not-implemented",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'dynamic = ["import-namespaces"]\n'},
+            [
+                ("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ()),
+                # 61.0.0-61.1.1 also want [tool.setuptools.dynamic] to fill it
+                ("PP001", 4, (">=61.0.0,<61.2.0",), (">=61.0.0,<61.2.0",), ()),
+                ("PP010", 4, (">=82.0.1",), (">=82.0.1",), ()),
+            ],
+            id="import-namespaces-dynamic-not-implemented",
         ),
         pytest.param(
             {"pyproject.toml": NAME + 'dynamic = ["version"]\n'},
