@@ -150,7 +150,33 @@ def test_a_damaged_entry_is_not_used(tmp_path: Path) -> None:
     doc["sources"]["__init__.py"] += "\nraise SystemExit('tampered')\n"
     entry.write_text(json.dumps(doc))
     validator._LOADED.clear()
+    # the compiled copy written beside it is still good ...
+    assert validator.available("90.0.0", tmp_path) is not None
+    # ... without it the tampered sources are refused
+    for compiled in (tmp_path / validator.FOLDER).glob("*.bin"):
+        compiled.write_bytes(compiled.read_bytes()[:20] + b"garbage")
+    validator._LOADED.clear()
     assert validator.available("90.0.0", tmp_path) is None
+
+
+def test_answers_are_kept_per_subset(tmp_path: Path) -> None:
+    fake = fake_setuptools({"94.0.0": make_wheel({**SOURCES, "errors.py": ERRORS + "#94\n"})})
+    with serve(fake) as url:
+        found = validator.fetch("94.0.0", Index(url, cache_dir=tmp_path))
+    assert found is not None
+    bad = {"project": {"version": "1"}}
+    first = validator.judge(bad, [found.digest, "0" * 64], tmp_path)
+    assert first[found.digest] == found.validate(bad)
+    assert first["0" * 64] == validator.UNAVAILABLE
+    # the second time no validator is loaded: the answer comes from the results cache
+    validator._LOADED.clear()
+    (tmp_path / validator.FOLDER / f"{found.digest}.json").unlink()
+    for compiled in (tmp_path / validator.FOLDER).glob("*.bin"):
+        compiled.unlink()
+    assert validator.judge(bad, [found.digest], tmp_path) == {found.digest: first[found.digest]}
+    assert validator.judge({"project": {"name": "a"}}, [found.digest], tmp_path) == {
+        found.digest: validator.UNAVAILABLE
+    }
 
 
 def test_nothing_cached_means_no_validator(tmp_path: Path) -> None:

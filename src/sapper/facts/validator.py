@@ -28,6 +28,7 @@ setuptools.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
@@ -35,7 +36,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -45,12 +46,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PACKAGES",
+    "UNAVAILABLE",
     "Rejection",
     "Validator",
     "available",
     "digest_of",
     "eras",
     "fetch",
+    "judge",
     "release_digest",
     "sources_from_wheel",
     "validation_subset",
@@ -162,14 +165,70 @@ _LOCK = threading.Lock()
 _LOADED: dict[str, Validator | None] = {}
 
 
+def _compiled_path(cache_dir: Path, digest: str) -> Path:
+    return cache_dir / FOLDER / f"{digest}.{sys.implementation.cache_tag}.bin"
+
+
+def _compile(digest: str, sources: Mapping[str, str]) -> dict[str, CodeType]:
+    package = _package_name(digest)
+    return {
+        name: compile(text, f"<{package}/{name}>", "exec", dont_inherit=True)
+        for name, text in sources.items()
+    }
+
+
+def _read_compiled(cache_dir: Path, digest: str) -> dict[str, CodeType] | None:
+    """The code objects compiled from a validator's sources by this Python, as written
+    by :func:`_write_compiled` (the header names the interpreter's magic and the digest)."""
+    import importlib.util
+    import marshal
+
+    header = importlib.util.MAGIC_NUMBER + bytes.fromhex(digest)
+    try:
+        data = _compiled_path(cache_dir, digest).read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(header):
+        return None
+    try:
+        codes = marshal.loads(data[len(header) :])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(codes, dict) or "__init__.py" not in codes:
+        return None
+    return codes
+
+
+def _write_compiled(cache_dir: Path, digest: str, codes: Mapping[str, CodeType]) -> None:
+    """Keep the compiled validator next to its sources: loading it then costs no compile
+    (the generated module is several hundred kilobytes of source). Best effort."""
+    import importlib.util
+    import marshal
+
+    from .._exceptions import FetchError
+    from ..pypi._cache import write_atomic
+
+    header = importlib.util.MAGIC_NUMBER + bytes.fromhex(digest)
+    with contextlib.suppress(FetchError):  # a read-only cache: compile again next time
+        write_atomic(
+            _compiled_path(cache_dir, digest),
+            header + marshal.dumps(dict(codes)),
+            cache_dir=cache_dir,
+        )
+
+
 def _validator(cache_dir: Path, digest: str) -> Validator | None:
     with _LOCK:
         if digest in _LOADED and _LOADED[digest] is not None:
             return _LOADED[digest]
-    sources = _read_sources(cache_dir, digest)
-    if sources is None:
-        return None
-    found = Validator(digest, sources)
+    codes = _read_compiled(cache_dir, digest)
+    if codes is None:
+        sources = _read_sources(cache_dir, digest)
+        if sources is None:
+            return None
+        codes = _compile(digest, sources)
+        _write_compiled(cache_dir, digest, codes)
+    found = Validator(digest, codes)
     with _LOCK:
         _LOADED[digest] = found
     return found
@@ -209,7 +268,10 @@ def fetch(version: str, index: Index) -> Validator | None:
         write_atomic(_entry(cache_dir, digest), text, cache_dir=cache_dir)
         pointer = cache_dir / FOLDER / "releases" / version
         write_atomic(pointer, digest.encode() + b"\n", cache_dir=cache_dir)
-    found = Validator(digest, sources)
+    codes = _compile(digest, sources)
+    if cache_dir is not None:
+        _write_compiled(cache_dir, digest, codes)
+    found = Validator(digest, codes)
     with _LOCK:
         _LOADED[digest] = found
     return found
@@ -233,9 +295,9 @@ def validation_subset(data: Mapping[str, Any]) -> dict[str, Any] | None:
 class Validator:
     """One vendored validator, loaded on first use."""
 
-    def __init__(self, digest: str, sources: Mapping[str, str]) -> None:
+    def __init__(self, digest: str, codes: Mapping[str, CodeType]) -> None:
         self.digest = digest
-        self._sources = dict(sources)
+        self._codes = dict(codes)
         self._module: ModuleType | None = None
         self._lock = threading.Lock()
 
@@ -245,7 +307,7 @@ class Validator:
     def _load(self) -> ModuleType:
         with self._lock:
             if self._module is None:
-                self._module = _load_package(self.digest, self._sources)
+                self._module = _load_package(self.digest, self._codes)
             return self._module
 
     def validate(self, subset: Mapping[str, Any]) -> Rejection | None:
@@ -265,12 +327,16 @@ class Validator:
         return None
 
 
-def _load_package(digest: str, sources: Mapping[str, str]) -> ModuleType:
-    """Execute the cached sources as the package ``_sapper_vp_<digest>``."""
+def _package_name(digest: str) -> str:
+    return f"_sapper_vp_{digest[:16]}"
+
+
+def _load_package(digest: str, codes: Mapping[str, CodeType]) -> ModuleType:
+    """Execute the validator's code as the package ``_sapper_vp_<digest>``."""
     import importlib.abc
     import importlib.util
 
-    package = f"_sapper_vp_{digest[:16]}"
+    package = _package_name(digest)
     if package in sys.modules:
         return sys.modules[package]
 
@@ -282,8 +348,7 @@ def _load_package(digest: str, sources: Mapping[str, str]) -> ModuleType:
             return None
 
         def exec_module(self, module: ModuleType) -> None:
-            code = compile(sources[self.filename], f"<{package}/{self.filename}>", "exec")
-            exec(code, module.__dict__)
+            exec(codes[self.filename], module.__dict__)
 
     class _Finder(importlib.abc.MetaPathFinder):
         def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
@@ -292,7 +357,7 @@ def _load_package(digest: str, sources: Mapping[str, str]) -> ModuleType:
                     fullname, _Loader("__init__.py"), is_package=True
                 )
             prefix = package + "."
-            if fullname.startswith(prefix) and f"{fullname[len(prefix) :]}.py" in sources:
+            if fullname.startswith(prefix) and f"{fullname[len(prefix) :]}.py" in codes:
                 return importlib.util.spec_from_loader(
                     fullname, _Loader(f"{fullname[len(prefix) :]}.py")
                 )
@@ -357,4 +422,54 @@ def warm(index: Index, releases: list[str]) -> list[Warmed]:
         found = fetch(version, index)
         if found is not None:
             out.append(Warmed(found.digest, (version,), False))
+    return out
+
+
+#: ``judge``'s answer for a validator that is not in the cache.
+UNAVAILABLE = "unavailable"
+
+
+def _subset_key(subset: Mapping[str, Any]) -> str:
+    text = json.dumps(subset, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def judge(
+    subset: Mapping[str, Any], digests: list[str], cache_dir: Path
+) -> dict[str, Rejection | str | None]:
+    """What each validator of ``digests`` says of ``subset``: a :class:`Rejection`, None
+    (accepted) or :data:`UNAVAILABLE` (not cached).
+
+    The answers are kept in the cache too (``validators/results/``, keyed by the subset's
+    content), so that checking an unchanged pyproject.toml again loads no validator."""
+    from ..pypi._cache import write_atomic
+
+    key = _subset_key(subset)
+    path = cache_dir / FOLDER / "results" / key[:2] / f"{key}.json"
+    try:
+        known = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    out: dict[str, Rejection | str | None] = {}
+    fresh = False
+    for digest in digests:
+        if digest in known:
+            raw = known[digest]
+            out[digest] = Rejection(*raw) if isinstance(raw, list) and len(raw) == 3 else None
+            continue
+        found = _validator(cache_dir, digest)
+        if found is None:
+            out[digest] = UNAVAILABLE
+            continue
+        answer = found.validate(subset)
+        out[digest] = answer
+        known[digest] = None if answer is None else [answer.summary, answer.name, answer.rule]
+        fresh = True
+    if fresh:
+        from .._exceptions import FetchError
+
+        with contextlib.suppress(FetchError):  # a read-only cache: judge again next time
+            write_atomic(path, json.dumps(known, sort_keys=True).encode(), cache_dir=cache_dir)
     return out

@@ -60,7 +60,7 @@ def _cache_dir() -> Path:
         from pathlib import Path
 
         return Path(chosen).expanduser()
-    from ...pypi import default_cache_dir
+    from ...pypi._dirs import default_cache_dir
 
     return default_cache_dir()
 
@@ -85,18 +85,17 @@ def _compute(ctx: Context) -> Validation:
     found: dict[tuple[str, str], set[str]] = {}
     answers: dict[tuple[str, str], Rejection] = {}
     passed: set[str] = set()
-    for releases in by_digest.values():
-        one = validator.available(min(releases, key=ctx.catalogue.parsed), cache_dir)
-        if one is None:
+    judged = validator.judge(subset, sorted(by_digest), cache_dir)
+    for digest, releases in by_digest.items():
+        answer = judged[digest]
+        if answer == validator.UNAVAILABLE:
             unavailable |= releases
-            continue
-        rejection = one.validate(subset)
-        if rejection is None:
+        elif answer is None:
             passed |= releases
-            continue
-        key = (rejection.name, rejection.summary)
-        found.setdefault(key, set()).update(releases)
-        answers[key] = rejection
+        elif isinstance(answer, validator.Rejection):
+            key = (answer.name, answer.summary)
+            found.setdefault(key, set()).update(releases)
+            answers[key] = answer
     rejected = tuple((frozenset(found[k]), answers[k]) for k in sorted(found))
     return Validation(rejected, frozenset(passed), frozenset(unavailable))
 
