@@ -18,8 +18,10 @@ tests, into DIR (default ``~/.cache/sapper-dev/pyproject-corpus``):
 Every file is fetched through :class:`sapper.pypi.Index` (sha256-checked, cached), and
 ``manifest.json`` names where each came from.
 
-``measure`` puts each file alone in an empty project folder and asks both sides at a given
-setuptools release (``--setuptools``, repeatable):
+``measure`` puts each file in an otherwise empty project folder, with empty stand-ins for
+the folders and files it names (``_scaffold``: package folders, the module an ``attr:``
+names with the attribute set to "1.0", readme and license files; never the project's code)
+and asks both sides at a given setuptools release (``--setuptools``, repeatable):
 
 * real setuptools: the oracle harness (``tests/oracle/harness.py``, ``run_hooks``) runs
   ``get_requires_for_build_wheel`` and ``prepare_metadata_for_build_wheel`` with the legacy
@@ -32,7 +34,8 @@ setuptools release (``--setuptools``, repeatable):
 
 The agreement is the share of the files that build or fail in validation on which both
 agree; the disagreements are listed. Real results are kept in DIR/oracle-VERSION.json so a
-rerun only asks setuptools about new files (``--fresh`` asks again).
+rerun only asks setuptools about new files (``--fresh`` asks again; ``--oracle-tag`` names
+the store, so that results of another tree-making are not mixed).
 
     .venv/bin/python scripts/pyproject_agreement.py collect --top 1200
     .venv/bin/python scripts/pyproject_agreement.py measure --setuptools 84.2.1 --setuptools 69.5.1
@@ -201,11 +204,88 @@ def collect(out: Path, top: int) -> None:
     sys.stdout.write(f"{len(manifest)} files in {out}: {counts}\n")
 
 
+def _touch(path: Path, text: str = "") -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            path.write_text(text)
+    except OSError:
+        pass  # a path that cannot be made here (absolute, `..`): setuptools will say so
+
+
+def _scaffold(root: Path, text: str) -> None:
+    """The minimal tree around a lone pyproject.toml: empty stand-ins for the folders,
+    packages and files it names (never any of the project's code), so that setuptools
+    gets past them and its verdict is about the configuration itself.
+
+    Folders of ``package-dir``, ``packages`` and ``packages.find.where``; the module an
+    ``attr:`` directive names, with the attribute set to ``"1.0"``; the files of ``file:``
+    directives, ``readme``, ``license = {file}`` and ``license-files`` (a glob with only
+    ``*`` as its wildcard gets a file with the ``*`` dropped)."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return
+    project = doc.get("project") if isinstance(doc.get("project"), dict) else {}
+    tool = doc.get("tool", {}).get("setuptools") if isinstance(doc.get("tool"), dict) else None
+    tool = tool if isinstance(tool, dict) else {}
+    package_dir = tool.get("package-dir") if isinstance(tool.get("package-dir"), dict) else {}
+    base = root / str(package_dir.get("", "."))
+    for value in package_dir.values():
+        if isinstance(value, str):
+            (root / value).mkdir(parents=True, exist_ok=True)
+    packages = tool.get("packages")
+    if isinstance(packages, list):
+        for name in packages:
+            if isinstance(name, str) and name:
+                where = package_dir.get(name)
+                folder = root / where if isinstance(where, str) else base / name.replace(".", "/")
+                _touch(folder / "__init__.py")
+    elif isinstance(packages, dict) and isinstance(packages.get("find"), dict):
+        for where in packages["find"].get("where", []) or []:
+            if isinstance(where, str):
+                (root / where).mkdir(parents=True, exist_ok=True)
+    files: list[str] = []
+    dynamic = tool.get("dynamic") if isinstance(tool.get("dynamic"), dict) else {}
+    for field, directive in dynamic.items():
+        entries = directive.values() if field == "optional-dependencies" else [directive]
+        for entry in entries:
+            if not isinstance(entry, dict):
+                continue
+            attr = entry.get("attr")
+            if isinstance(attr, str) and "." in attr:
+                module, _, name = attr.rpartition(".")
+                parts = module.split(".")
+                for i in range(1, len(parts)):
+                    _touch(base.joinpath(*parts[:i]) / "__init__.py")
+                target = base.joinpath(*parts[:-1]) / f"{parts[-1]}.py"
+                if (base.joinpath(*parts)).is_dir():
+                    target = base.joinpath(*parts) / "__init__.py"
+                _touch(target, f'{name} = "1.0"\n')
+            found = entry.get("file")
+            files += [found] if isinstance(found, str) else list(found or [])
+    readme = project.get("readme")
+    if isinstance(readme, str):
+        files.append(readme)
+    elif isinstance(readme, dict) and isinstance(readme.get("file"), str):
+        files.append(readme["file"])
+    license_ = project.get("license")
+    if isinstance(license_, dict) and isinstance(license_.get("file"), str):
+        files.append(license_["file"])
+    for pattern in list(project.get("license-files") or []) + list(tool.get("license-files") or []):
+        if isinstance(pattern, str) and not any(c in pattern for c in "?[]"):
+            files.append(pattern.replace("*", ""))
+    for name in files:
+        if isinstance(name, str) and name and not name.endswith("/"):
+            _touch(root / name, "1.0\n")
+
+
 def _real(version: str, text: str) -> dict[str, Any]:
     from tests.oracle.harness import run_hooks
 
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "pyproject.toml").write_text(text)
+        _scaffold(Path(tmp), text)
         result = run_hooks(version, Path(tmp), timeout=120)
     if result.outcome == "builds":
         return {"outcome": "builds"}
@@ -225,6 +305,7 @@ def _sapper(version: str, text: str) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "pyproject.toml").write_text(text)
+        _scaffold(Path(tmp), text)
         result = check_target(tmp, Options(setuptools=version))
     verdict = result.verdict
     return {
@@ -233,11 +314,11 @@ def _sapper(version: str, text: str) -> dict[str, Any]:
     }
 
 
-def measure(corpus: Path, versions: list[str], fresh: bool, show: int) -> int:
+def measure(corpus: Path, versions: list[str], fresh: bool, show: int, tag: str) -> int:
     manifest = json.loads((corpus / "manifest.json").read_text())
     names = sorted(manifest)
     for version in versions:
-        store = corpus / f"oracle-{version}.json"
+        store = corpus / f"oracle-{tag}{version}.json"
         real: dict[str, Any] = {} if fresh or not store.exists() else json.loads(store.read_text())
         todo = [n for n in names if n not in real]
         with ThreadPoolExecutor(2) as pool:
@@ -293,11 +374,13 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--setuptools", action="append", default=[], metavar="VERSION")
     m.add_argument("--fresh", action="store_true", help="ask setuptools again")
     m.add_argument("--show", type=int, default=40, help="disagreements to list")
+    m.add_argument("--oracle-tag", default="scaffold-", help="prefix of the oracle's store")
     args = parser.parse_args(argv)
     if args.command == "collect":
         collect(args.dir, args.top)
         return 0
-    return measure(args.dir, args.setuptools or ["84.2.1"], args.fresh, args.show)
+    versions = args.setuptools or ["84.2.1"]
+    return measure(args.dir, versions, args.fresh, args.show, args.oracle_tag)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,8 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         ),
         # 61.0.0-61.1.1 crash on a dynamic field nothing fills.
         Reason(("AttributeError",), r"'NoneType' object has no attribute 'items'"),
+        # the extra validations of the 62.6.0-65.4.1 validators escape setuptools' handler
+        Reason(("RedefiningStaticFieldAsDynamic",), r"^You cannot provide a value for"),
         # an author/maintainer table with neither name nor email (_apply_pyprojecttoml)
         Reason(("KeyError",), r"^'email'$"),
     ),

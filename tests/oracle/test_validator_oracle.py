@@ -96,14 +96,14 @@ def _compare(root: Path, text: str, version: str) -> tuple[str, str | None]:
 def test_setuptools_own_config_cases(tmp_path: Path, release: str, real_validators: Path) -> None:
     require_runnable([release])
     docs = setuptools_test_documents(release)
-    assert len(docs) >= 10, "setuptools' tests/config holds fewer documents than expected"
+    assert len(docs) >= 5, "setuptools' tests/config holds fewer documents than expected"
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(
             pool.map(lambda p: _compare(tmp_path / f"d{p[0]}", p[1], release), enumerate(docs))
         )
     judged = [r for r in results if r[0] != "skip"]
     wrong = [m for kind, m in judged if kind == "disagree" and m]
-    assert len(judged) >= 10
+    assert len(judged) >= 5
     assert not wrong, "\n\n".join(wrong)
 
 

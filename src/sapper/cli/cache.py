@@ -41,7 +41,8 @@ def _cache_dir_option(parser: argparse.ArgumentParser) -> None:
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "cache",
-        help="show the download cache's size, or clean it",
+        help="show the download cache's size, clean it, or warm it with setuptools' "
+        "pyproject.toml validators",
         description=_DESCRIPTION,
         epilog=command_epilog("cache"),
         formatter_class=HelpFormatter,
@@ -88,8 +89,7 @@ def add_parser(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="only this kind (a folder `cache info` lists, such as sdists or resolve); "
-        "repeatable",
+        help="only this kind (a folder `cache info` lists, such as sdists or resolve); repeatable",
     )
     clean.add_argument(
         "--dry-run", action="store_true", help="say what would be removed, remove nothing"

@@ -28,19 +28,16 @@ setuptools.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import sys
 import threading
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from types import CodeType, ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from pathlib import Path
+    from types import CodeType, ModuleType
 
     from ..pypi import Index
 
@@ -68,8 +65,8 @@ PACKAGES = ("setuptools/config/_validate_pyproject/", "setuptools/_vendor/_valid
 FOLDER = "validators"
 
 
-@dataclass(frozen=True, slots=True)
-class Rejection:
+# NamedTuples, not frozen dataclasses, like the other facts: cheaper to build at start-up.
+class Rejection(NamedTuple):
     """Why a validator rejected pyproject.toml, in its own words."""
 
     #: ``ValidationError.summary`` (what setuptools prints after "configuration error: ").
@@ -78,6 +75,9 @@ class Rejection:
     name: str
     #: The JSON-schema rule that failed (``required``, ``additionalProperties``...).
     rule: str | None
+    #: The class of an exception that is not the validator's ``ValidationError`` (the extra
+    #: validations of 62.6.0-65.4.1 raise theirs past setuptools' handler), else None.
+    raised: str | None = None
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -106,6 +106,8 @@ def sources_from_wheel(data: bytes) -> dict[str, str]:
 
 def digest_of(sources: Mapping[str, str]) -> str:
     """The sha256 that names a validator: over its file names and contents, in order."""
+    import hashlib
+
     h = hashlib.sha256()
     for name in sorted(sources):
         h.update(name.encode() + b"\0" + sources[name].encode("utf-8") + b"\0")
@@ -202,6 +204,7 @@ def _read_compiled(cache_dir: Path, digest: str) -> dict[str, CodeType] | None:
 def _write_compiled(cache_dir: Path, digest: str, codes: Mapping[str, CodeType]) -> None:
     """Keep the compiled validator next to its sources: loading it then costs no compile
     (the generated module is several hundred kilobytes of source). Best effort."""
+    import contextlib
     import importlib.util
     import marshal
 
@@ -324,6 +327,12 @@ class Validator:
             name = name.removeprefix("data.").removeprefix("data")
             summary = str(getattr(exc, "summary", "") or exc)
             return Rejection(summary=summary, name=name, rule=getattr(exc, "rule", None))
+        except ValueError as exc:
+            # not setuptools' ValidationError: it escapes pyprojecttoml.validate as raised
+            name = str(getattr(exc, "name", "") or "").strip("`")
+            name = name.removeprefix("data.").removeprefix("data")
+            rule = getattr(exc, "rule", None)
+            return Rejection(str(exc), name, rule, type(exc).__name__)
         return None
 
 
@@ -385,8 +394,7 @@ def _load_package(digest: str, codes: Mapping[str, CodeType]) -> ModuleType:
 _ABSENT = object()
 
 
-@dataclass(frozen=True, slots=True)
-class Warmed:
+class Warmed(NamedTuple):
     """One validator :func:`warm` made available."""
 
     digest: str
@@ -430,6 +438,8 @@ UNAVAILABLE = "unavailable"
 
 
 def _subset_key(subset: Mapping[str, Any]) -> str:
+    import hashlib
+
     text = json.dumps(subset, sort_keys=True, default=repr, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -442,8 +452,8 @@ def judge(
 
     The answers are kept in the cache too (``validators/results/``, keyed by the subset's
     content), so that checking an unchanged pyproject.toml again loads no validator."""
-    from ..pypi._cache import write_atomic
-
+    if not (cache_dir / FOLDER).is_dir():  # nothing was ever warmed here
+        return dict.fromkeys(digests, UNAVAILABLE)
     key = _subset_key(subset)
     path = cache_dir / FOLDER / "results" / key[:2] / f"{key}.json"
     try:
@@ -457,7 +467,7 @@ def judge(
     for digest in digests:
         if digest in known:
             raw = known[digest]
-            out[digest] = Rejection(*raw) if isinstance(raw, list) and len(raw) == 3 else None
+            out[digest] = Rejection(*raw) if isinstance(raw, list) and len(raw) == 4 else None
             continue
         found = _validator(cache_dir, digest)
         if found is None:
@@ -465,10 +475,13 @@ def judge(
             continue
         answer = found.validate(subset)
         out[digest] = answer
-        known[digest] = None if answer is None else [answer.summary, answer.name, answer.rule]
+        known[digest] = None if answer is None else list(answer)
         fresh = True
     if fresh:
+        import contextlib
+
         from .._exceptions import FetchError
+        from ..pypi._cache import write_atomic
 
         with contextlib.suppress(FetchError):  # a read-only cache: judge again next time
             write_atomic(path, json.dumps(known, sort_keys=True).encode(), cache_dir=cache_dir)

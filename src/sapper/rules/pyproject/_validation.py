@@ -116,6 +116,8 @@ def locate(ctx: Context, rejection: Rejection) -> int | None:
 def message(rejection: Rejection) -> str:
     """The finding's message: the validator's own words, as setuptools raises them."""
     summary = " ".join(rejection.summary.split())
+    if rejection.raised:
+        return f'setuptools\' validator raises "{rejection.raised}: {summary}"'
     return (
         "setuptools' validator rejects pyproject.toml: \"invalid pyproject.toml config: "
         f'`{rejection.name}`. configuration error: {summary}"'
