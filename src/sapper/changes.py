@@ -1,4 +1,4 @@
-"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST76).
+"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST77).
 
 Each entry says what changed, which sapper rules cover it (or why none can), and, for the
 entries the rules cite, the releases that fail (``fails``: ``[first, stop)`` ranges, an open
@@ -564,6 +564,16 @@ CHANGES: tuple[Change, ...] = (
         covered="PP010 (oracle); before 82.0.1 PP001 (the validator rejects the keys)",
         notes="raised before validation, also when the key is only listed in `dynamic`",
         fails=(("82.0.1", None),),
+    ),
+    # ST77: the validators before 82.0.1 accept an empty author table; every release's
+    # `_apply_pyprojecttoml._people` then reads person["email"]; proven by
+    # tests/oracle/test_validator_oracle.py (empty-author-table).
+    Change(
+        id="ST77",
+        what="an author or maintainer table with neither `name` nor `email`",
+        covered="PP001 (oracle)",
+        notes="`KeyError: 'email'` after validation, or the validator's own rejection in the releases whose schema wants one of the two",
+        fails=(("61.0.0", None),),
     ),
 )
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ...changes import change
 from ...model import Finding
 from .._base import Context, Rule, register
 from .._emit import make_finding, versions
@@ -315,7 +316,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                     f"`project.{key}` has a table with neither `name` nor `email`; setuptools "
                     "stops with \"KeyError: 'email'\" (or the validator rejects it)",
                     key,
-                    versions(ctx, "61.0.0") & (schema | after),
+                    change("ST77").failing(ctx.catalogue) & (schema | after),
                     "give each person a `name` or an `email`, or drop the empty table",
                 )
             )
