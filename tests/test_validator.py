@@ -179,6 +179,18 @@ def test_answers_are_kept_per_subset(tmp_path: Path) -> None:
     }
 
 
+def test_an_answer_kept_in_another_form_is_asked_again(tmp_path: Path) -> None:
+    fake = fake_setuptools({"95.0.0": make_wheel({**SOURCES, "errors.py": ERRORS + "#95\n"})})
+    with serve(fake) as url:
+        found = validator.fetch("95.0.0", Index(url, cache_dir=tmp_path))
+    assert found is not None
+    bad = {"project": {"version": "1"}}
+    validator.judge(bad, [found.digest], tmp_path)
+    (kept,) = (tmp_path / validator.FOLDER / "results").rglob("*.json")
+    kept.write_text(json.dumps({found.digest: ["summary", "name", "rule"]}))  # an older form
+    assert validator.judge(bad, [found.digest], tmp_path) == {found.digest: found.validate(bad)}
+
+
 def test_nothing_cached_means_no_validator(tmp_path: Path) -> None:
     assert validator.available("90.0.0", tmp_path) is None
     assert validator.available("90.0.0", None) is None

@@ -437,10 +437,14 @@ def warm(index: Index, releases: list[str]) -> list[Warmed]:
 UNAVAILABLE = "unavailable"
 
 
+#: Changes when the form of the kept answers changes (old answers are then not read).
+_RESULTS_FORM = "2"
+
+
 def _subset_key(subset: Mapping[str, Any]) -> str:
     import hashlib
 
-    text = json.dumps(subset, sort_keys=True, default=repr, ensure_ascii=False)
+    text = _RESULTS_FORM + json.dumps(subset, sort_keys=True, default=repr, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -465,10 +469,14 @@ def judge(
     out: dict[str, Rejection | str | None] = {}
     fresh = False
     for digest in digests:
-        if digest in known:
-            raw = known[digest]
-            out[digest] = Rejection(*raw) if isinstance(raw, list) and len(raw) == 4 else None
+        raw = known.get(digest, _ABSENT)
+        if raw is None:
+            out[digest] = None
             continue
+        if isinstance(raw, list) and len(raw) == len(Rejection._fields):
+            out[digest] = Rejection(*raw)
+            continue
+        # not known yet, or kept in another form: ask the validator
         found = _validator(cache_dir, digest)
         if found is None:
             out[digest] = UNAVAILABLE
