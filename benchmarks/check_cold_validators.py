@@ -16,7 +16,7 @@ checked by fresh processes, alternating between the variants in every round:
 Every variant runs as ``python -m sapper check . --exit-zero`` with ``PYTHONPATH`` naming the
 code, so that both sides start the same way.
 
-    python benchmarks/check_cold_validators.py --before /tmp/main/src [--rounds 15]
+    python benchmarks/check_cold_validators.py --before /tmp/main/src [--rounds 15] [--instructions]
 """
 
 from __future__ import annotations
@@ -44,11 +44,36 @@ def _time(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def _instructions(cmd: list[str], cwd: Path, env: dict[str, str]) -> int | None:
+    """Instructions ``cmd`` executes (valgrind's callgrind), or None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    for line in done.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1])
+    return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--before", type=Path, help="src folder of the code to compare with")
     parser.add_argument("--validators", type=Path, help="a warmed cache (default: the user's)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each variant's instructions once with valgrind (load-independent)",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(SRC))
     from sapper.pypi import default_cache_dir
@@ -88,11 +113,23 @@ def main() -> int:
                 if name == "validators, first look":
                     shutil.rmtree(results, ignore_errors=True)
                 samples[name].append(_time(cmd, tree, env))
+        counts: dict[str, int] = {}
+        if args.instructions:
+            for name, (cmd, env) in variants.items():
+                if name == "validators, first look":
+                    shutil.rmtree(results, ignore_errors=True)
+                if (count := _instructions(cmd, tree, env)) is not None:
+                    counts[name] = count
     medians = {name: statistics.median(v) for name, v in samples.items()}
     ref = medians.get("before", medians["no validators"])
     print(f"{'command':<28}{'median ms':>10}{'min ms':>9}{'this / before':>15}")
     for name, med in medians.items():
         print(f"{name:<28}{med * 1000:>10.1f}{min(samples[name]) * 1000:>9.1f}{med / ref:>15.2f}")
+    if counts:
+        ref_count = counts.get("before", counts.get("no validators", 1))
+        print(f"{'command':<28}{'instructions (M)':>17}{'this / before':>15}")
+        for name, count in counts.items():
+            print(f"{name:<28}{count / 1e6:>17.1f}{count / ref_count:>15.2f}")
     print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     return 0
 

@@ -355,7 +355,14 @@ register(
         summary="pyproject.toml [project] table that setuptools' validation rejects",
         doc="""
 ## What it does
-Checks the `[project]` table the way setuptools' vendored `validate-pyproject` does:
+Runs each setuptools release's own vendored validator (`validate-pyproject`, generated
+code under `setuptools/config/_validate_pyproject/`) on `[project]` and reports its
+rejections in its own words, at the line of the offending key (`sapper cache warm` puts the
+validators in the cache; see docs/cli.md), and the checks setuptools makes after
+validation: a field both set and dynamic, dynamic fields nothing fills, an author table
+with neither `name` nor `email`. A `[tool.setuptools]` table without `[project]` fails
+too: setuptools validates an empty `[project]`. Where a release's validator is not cached
+it checks the table itself, the way the validator does:
 `name` present and not dynamic, `version` present or listed in `dynamic`, no field both set
 and dynamic, no keys outside PEP 621 (or keys that only newer setuptools knows, such as
 `license-files` before 77.0.1), and the types of the fields.

@@ -264,7 +264,10 @@ register(
         summary="`[tool.setuptools]` key that the setuptools schema rejects",
         doc="""
 ## What it does
-Checks `[tool.setuptools]` against setuptools' schema: unknown keys (underscores instead of
+Runs each setuptools release's own vendored validator on `[tool.setuptools]` and reports
+its rejections in its own words (`sapper cache warm` puts the validators in the cache;
+see docs/cli.md). Where a release's validator is not cached, it checks
+`[tool.setuptools]` against setuptools' schema itself: unknown keys (underscores instead of
 dashes, typos), keys only newer releases know (`ext-modules` before 74.1.0,
 `dynamic.dependencies`/`dynamic.optional-dependencies` before 62.6.0), a `packages`
 value that is neither a list nor a `find` table, and names the schema rejects in each
