@@ -164,6 +164,7 @@ def available(version: str, cache_dir: Path | None) -> Validator | None:
 
 
 _LOCK = threading.Lock()
+_IMPORT_LOCK = threading.Lock()
 _LOADED: dict[str, Validator | None] = {}
 
 
@@ -308,7 +309,8 @@ class Validator:
         return f"Validator({self.digest[:12]})"
 
     def _load(self) -> ModuleType:
-        with self._lock:
+        # one load at a time in the process: it changes sys.meta_path and sys.modules
+        with _IMPORT_LOCK, self._lock:
             if self._module is None:
                 self._module = _load_package(self.digest, self._codes)
             return self._module
