@@ -257,3 +257,26 @@ def test_the_data_file_knows_every_release_from_61() -> None:
     missing = [v for v in catalogue().between("61.0.0") if v not in eras]
     assert missing == []
     assert "60.10.0" not in eras
+
+
+def test_cache_warm_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sapper.cli import main
+
+    wheel = make_wheel({**SOURCES, "errors.py": ERRORS + "#cli\n"})
+    digest = validator.digest_of(validator.sources_from_wheel(wheel))
+    monkeypatch.setattr(validator, "eras", lambda: {"61.0.0": digest})
+    fake = fake_setuptools({"61.0.0": wheel})
+    with serve(fake) as url:
+        argv = ["cache", "warm", "--cache-dir", str(tmp_path), "--index-url", url]
+        assert main([*argv, "--setuptools", "61.0.0"]) == 0
+        first = capsys.readouterr().out
+        assert main([*argv, "--setuptools", "61.0.0"]) == 0
+        second = capsys.readouterr().out
+        assert main([*argv, "--setuptools", "not-a-version"]) == 2
+    assert f"{digest[:12]}  downloaded  setuptools 61.0.0" in first
+    assert "1 downloaded" in first
+    assert f"{digest[:12]}  cached" in second
+    assert "0 downloaded" in second
+    assert (tmp_path / validator.FOLDER / f"{digest}.json").exists()
