@@ -200,6 +200,14 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
             id="license-table-classifiers-only-warn",
         ),
         pytest.param(
+            {
+                "pyproject.toml": "[tool.setuptools]\npy-modules = []\n",
+                "setup.py": SETUP.format('name="probe", version="1.0"'),
+            },
+            [("PP001", 1, (">=61.0.0",), (">=61.0.0",), ())],
+            id="tool-table-without-project",
+        ),
+        pytest.param(
             {"pyproject.toml": NAME + '\n[tool.setuptools]\nnamespace-packages = ["ns"]\n'},
             [("PP005", 6, (">=69.0.0",), (">=67.7.0",), (">=62.3.0,<69.0.0",))],
             id="namespace-packages",

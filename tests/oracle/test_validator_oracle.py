@@ -202,3 +202,24 @@ def test_validator_matches_setuptools(
         if problem:
             mismatches.append(problem)
     assert not mismatches, "\n".join(mismatches)
+
+
+def test_fallback_knows_a_tool_table_without_project(tmp_path: Path) -> None:
+    """Without any validator cached (tests/conftest.py's default), PP001's own check says
+    what the validators say of [tool.setuptools] without [project]."""
+    versions = ("60.10.0", "61.0.0", "84.2.1")
+    require_runnable(versions)
+    (tmp_path / "pyproject.toml").write_text("[tool.setuptools]\npy-modules = []\n")
+    (tmp_path / "setup.py").write_text(SETUP)
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path)
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        because = result.verdict.because
+        problem = reason_mismatch(
+            real, result.verdict.outcome, reasons_for(because), because=because, label=version
+        )
+        if problem:
+            mismatches.append(problem)
+    assert not mismatches, "\n".join(mismatches)

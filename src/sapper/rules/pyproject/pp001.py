@@ -206,7 +206,23 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
     relax = versions(ctx, *_RELAX) if project and _relaxed(ctx, project, tool) else set()
     findings, stopped = _validator_findings(ctx, relax, "project", "PP001")
     if not project:
-        return findings  # an empty [project] is ignored like a missing one (read_configuration)
+        unjudged = versions(ctx, "61.0.0") & set(validation(ctx).unavailable)
+        if tool and unjudged:
+            # read_configuration validates {"project": {}, ...} when [tool.setuptools] is
+            # there: the schema wants `name` (and `version` or `dynamic`) in every release
+            findings.append(
+                make_finding(
+                    ctx,
+                    "PP001",
+                    "[tool.setuptools] without [project]: setuptools validates an empty "
+                    '[project] and stops with "invalid pyproject.toml config: `project`"',
+                    line=ctx.pyproject.locate("tool.setuptools"),
+                    fails=unjudged,
+                    fix="add a [project] table with `name` and `version`, or move the "
+                    "[tool.setuptools] options to setup.cfg/setup.py",
+                )
+            )
+        return findings  # an empty [project] alone is ignored like a missing one
     # The hand-written schema checks stand for the releases whose validator is not cached;
     # the checks setuptools makes after validation, for every release that got past it.
     schema = set(validation(ctx).unavailable)
