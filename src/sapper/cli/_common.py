@@ -96,6 +96,11 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
     "cache": _DONE,
     "cache info": _DONE,
     "cache clean": _DONE,
+    "cache warm": {
+        ExitCode.OK: "every validator asked for is in the cache",
+        ExitCode.USAGE: "usage error (an unknown setuptools version)",
+        ExitCode.TARGET_ERROR: "a wheel could not be downloaded (network, index, sha256)",
+    },
     "canary": {
         ExitCode.OK: "no regression",
         ExitCode.FINDINGS: "regressions found",
