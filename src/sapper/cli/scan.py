@@ -49,8 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             f"--top N reads the top-PyPI-packages list shipped with sapper, dated {date} "
             "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n\n"
             "Failed downloads and bad archives are recorded in the database with their error, "
-            "and never stop the scan.\n\n"
-            + command_epilog("scan")
+            "and never stop the scan.\n\n" + command_epilog("scan")
         ),
         formatter_class=HelpFormatter,
     )
@@ -86,6 +85,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--scheduler",
         metavar="ADDRESS",
         help="Dask scheduler address for --engine dask (tcp://host:8786)",
+    )
+    parser.add_argument(
+        "--dask-batch",
+        metavar="N",
+        type=positive_int,
+        default=16,
+        help="sdists per Dask task (default 16): a lost worker costs at most its tasks in "
+        "flight, and each task's rows are one Parquet partition",
     )
     parser.add_argument(
         "--connections",
@@ -142,6 +149,7 @@ def _run(args: argparse.Namespace) -> int:
         engine=args.engine,
         jobs=args.jobs or 0,
         scheduler=args.scheduler,
+        dask_batch=args.dask_batch,
         versions=parse_versions(args.versions),
         index_url=args.index_url,
         cache_dir=args.cache_dir,
