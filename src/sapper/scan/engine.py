@@ -29,11 +29,11 @@ from ._threads import DaemonPool
 from .analyse import (
     AnalyseOptions,
     analyse,
+    downloaded,
     failed_row,
     fetch_and_analyse,
     fetch_or_row,
     read_local,
-    sdist_file,
 )
 from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
 from .store import SCHEMA_VERSION, Row, Store, open_store, utcnow
@@ -425,13 +425,14 @@ class _Inline:
         pass
 
 
-def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes] | Row | None:
-    """Runs in a download thread: the archive of ``job``, its failure row, or None if done."""
+def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes | Path] | Row | None:
+    """Runs in a download thread: the archive of ``job`` (its file, or its bytes when there
+    is no cache), its failure row, or None if done."""
 
-    def get(job: Job) -> tuple[Job, bytes]:
+    def get(job: Job) -> tuple[Job, bytes | Path]:
         if job.path is not None:
             return read_local(job)
-        return job, index.download(sdist_file(job)).data
+        return job, downloaded(index, job)
 
     got = fetch_or_row(job, get)
     if isinstance(got, Row) or got[0].path is None:
@@ -453,12 +454,12 @@ def _run_local(
     workers = _workers(options)
     queue = deque(jobs)
     # (job, archive); the archive is None when the worker reads the local file itself
-    ready: deque[tuple[Job, bytes | None]] = deque()
-    fetching: set[cf.Future[tuple[Job, bytes] | Row | None]] = set()
+    ready: deque[tuple[Job, bytes | Path | None]] = deque()
+    fetching: set[cf.Future[tuple[Job, bytes | Path] | Row | None]] = set()
     # sdists in flight when a worker died: each is tried again alone, to find the culprit
-    suspects: deque[tuple[Job, bytes | None]] = deque()
+    suspects: deque[tuple[Job, bytes | Path | None]] = deque()
     # future -> (job, archive, attempt, the pool it runs in)
-    analysing: dict[cf.Future[Row], tuple[Job, bytes | None, int, object]] = {}
+    analysing: dict[cf.Future[Row], tuple[Job, bytes | Path | None, int, object]] = {}
     io_limit = max(1, options.connections) * 2
     cpu_limit = workers * 2
     pool: cf.ProcessPoolExecutor | _Inline
@@ -468,9 +469,9 @@ def _run_local(
         started = warm.take() if warm is not None else None
         pool = started if started is not None else _process_pool(workers)
     io_pool = DaemonPool(options.connections, name="sapper-download")
-    # worker processes read (and hash) local files themselves, rather than being sent their
-    # bytes, unless the store holds earlier results: then this process hashes each file
-    # first, so as not to send the ones already done
+    # worker processes hash local files themselves, unless the store holds earlier results:
+    # then this process hashes each file first (streaming), so as not to send the ones
+    # already done; either way a worker reads the file from its path, never its bytes
     direct = workers > 1 and not done
 
     def renew(broken: object) -> None:
@@ -480,7 +481,7 @@ def _run_local(
             pool.shutdown(wait=False, cancel_futures=True)
             pool = _process_pool(workers)
 
-    def submit(job: Job, data: bytes | None, attempt: int) -> None:
+    def submit(job: Job, data: bytes | Path | None, attempt: int) -> None:
         for _ in range(2):
             current = pool
             try:
@@ -631,7 +632,9 @@ def _forked_pool(workers: int) -> cf.ProcessPoolExecutor | None:
 
 
 def _read_and_analyse(
-    analyse_fn: Callable[[Job, bytes, AnalyseOptions], Row], job: Job, options: AnalyseOptions
+    analyse_fn: Callable[[Job, bytes | Path, AnalyseOptions], Row],
+    job: Job,
+    options: AnalyseOptions,
 ) -> Row:
     """Runs in a worker process: read (and hash) the local file of ``job``, then analyse it
     with ``analyse_fn``; a file that cannot be read gives its failure row, as in
