@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from archive_factory import file, make_tar, make_zip
@@ -153,7 +155,9 @@ def _stop(process: subprocess.Popen[str]) -> None:
 @contextlib.contextmanager
 def _cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[str]]]]:
     """``dask scheduler`` and two ``dask worker`` (one thread each, with their nanny), each
-    worker with its own download cache; yield the scheduler's address and the workers."""
+    worker with its own download cache; yield the scheduler's address and the processes
+    (the scheduler first)."""
+    tmp_path.mkdir(exist_ok=True)
     env = dict(os.environ)
     scheduler_file = tmp_path / "scheduler.json"
     bin_dir = Path(sys.executable).parent
@@ -176,7 +180,6 @@ def _cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[str]]]
         )
         processes.append(scheduler)
         _wait_for("the scheduler file", lambda: bool(_address(scheduler_file)), process=scheduler)
-        workers = []
         for number in range(2):
             worker_env = {**env, "SAPPER_CACHE_DIR": str(tmp_path / f"worker{number}-cache")}
             worker = _spawn(
@@ -197,13 +200,12 @@ def _cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[str]]]
                 worker_env,
             )
             processes.append(worker)
-            workers.append(worker)
         from distributed import Client
 
         with Client(scheduler_file=str(scheduler_file), timeout=f"{WAIT}s") as client:
             client.wait_for_workers(2, timeout=WAIT)
         address = _address(scheduler_file)
-        yield address, workers
+        yield address, processes
     finally:
         for process in reversed(processes):
             _stop(process)
@@ -240,7 +242,7 @@ def test_a_worker_killed_mid_scan_loses_and_duplicates_no_sdist(tmp_path: Path) 
     corpus.write_text("".join(f"proj{number:02d}\n" for number in range(PROJECTS)))
     env = dict(os.environ)
     dask_db = tmp_path / "dask-results"
-    with serve(index) as url, _cluster(tmp_path) as (address, workers):
+    with serve(index) as url, _cluster(tmp_path) as (address, processes):
         common = ["--index-url", url, "--progress", "never"]
         scan = _spawn(
             [
@@ -268,8 +270,8 @@ def test_a_worker_killed_mid_scan_loses_and_duplicates_no_sdist(tmp_path: Path) 
                 process=scan,
             )
             index.wait_held(2)
-            os.killpg(workers[0].pid, signal.SIGKILL)
-            workers[0].wait(timeout=WAIT)
+            os.killpg(processes[1].pid, signal.SIGKILL)  # a worker and its nanny
+            processes[1].wait(timeout=WAIT)
             index.release()
             scan.wait(timeout=WAIT)
         finally:
@@ -301,3 +303,98 @@ def test_a_worker_killed_mid_scan_loses_and_duplicates_no_sdist(tmp_path: Path) 
     assert _rows(dask_db, sql) == expected
     findings = "SELECT key, code, path, line, fails FROM findings ORDER BY key, code, line"
     assert _rows(dask_db, findings) == _rows(local_db, findings)
+
+
+def test_a_lost_scheduler_stops_the_scan_and_a_rerun_resumes(tmp_path: Path) -> None:
+    index = _index()
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"proj{number:02d}\n" for number in range(PROJECTS)))
+    dask_db = tmp_path / "dask-results"
+    with serve(index) as url:
+        common = [str(corpus), "--index-url", url, "--progress", "never", "--db", str(dask_db)]
+        common += ["--engine", "dask", "--dask-batch", str(BATCH)]
+        with _cluster(tmp_path / "first") as (address, processes):
+            scan = _spawn(
+                _sapper(*common, "--scheduler", address), tmp_path / "scan.log", dict(os.environ)
+            )
+            try:
+                _wait_for(
+                    "a first partition",
+                    lambda: any((dask_db / "sdists").glob("part-*.parquet")),
+                    process=scan,
+                )
+                index.wait_held(2)
+                os.killpg(processes[0].pid, signal.SIGKILL)  # the scheduler
+                scan.wait(timeout=WAIT)
+            finally:
+                index.release()
+                _stop(scan)
+        log = (tmp_path / "scan.log").read_text()
+        assert scan.returncode == 2, log
+        # sapper's last word (before it, Dask's client logs its attempts to reconnect)
+        last = log.rstrip().splitlines()[-1]
+        assert last.startswith("sapper: error: --scheduler tcp://127.0.0.1:"), log
+        assert "the Dask scheduler was lost mid-scan" in last, log
+        stored = set(_partition_keys(dask_db))
+        assert 0 < len(stored) < PROJECTS
+        assert re.search(rf"{len(stored)} sdists stored in .*run the same command to resume", last)
+        # a new cluster, the same command: the rest, and only the rest
+        with _cluster(tmp_path / "second") as (address, _):
+            rerun = subprocess.run(
+                _sapper(*common, "--scheduler", address),
+                capture_output=True,
+                text=True,
+                timeout=WAIT,
+                check=False,
+            )
+        assert rerun.returncode == 0, rerun.stderr
+    keys = _partition_keys(dask_db)
+    assert len(keys) == len(set(keys)) == PROJECTS
+
+
+def test_a_failed_task_becomes_crash_rows_and_the_scan_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task that fails as a whole gives a ``crash`` row for each of its sdists (as when Dask
+    raises ``KilledWorker``, once a task has taken down as many workers as it allows); the
+    other tasks are stored as usual."""
+    import distributed
+
+    from sapper.check import Options
+    from sapper.scan import ScanOptions, engine, scan
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for number in range(4):
+        filename, data = _sdist(f"proj{number}", 0)
+        (corpus / filename).write_bytes(data)
+    real = engine.fetch_and_analyse
+
+    def crashing(job: Any, options: Any) -> Any:
+        if "proj1" in (job.path or ""):
+            msg = "the analysis broke"
+            raise RuntimeError(msg)
+        return real(job, options)
+
+    monkeypatch.setattr(engine, "fetch_and_analyse", crashing)
+    db = tmp_path / "results"
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        summary = scan(
+            [str(corpus)],
+            options=ScanOptions(db=db, engine="dask", dask_batch=2, check=Options()),
+            client=client,
+        )
+    assert summary.scanned == 4
+    rows = _rows(db, "SELECT filename, outcome, error_type, error_message FROM sdists")
+    by_name = {row[0]: row[1:] for row in rows}
+    assert by_name["proj2-1.0.tar.gz"][:2] == by_name["proj3-1.0.tar.gz"][:2] == ("builds", None)
+    for name in ("proj0-1.0.tar.gz", "proj1-1.0.tar.gz"):  # one task
+        outcome, error_type, message = by_name[name]
+        assert (outcome, error_type) == (None, "crash")
+        assert message.startswith(f"{name}: the Dask task analysing it, with 1 other sdists")
+        assert "(RuntimeError: the analysis broke)" in message

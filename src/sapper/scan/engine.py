@@ -333,6 +333,17 @@ def scan(
         except KeyboardInterrupt:
             batcher.finish()
             raise _interrupted(store, counter) from None
+        except _SchedulerLost as exc:
+            batcher.finish()
+            lost = _interrupted(store, counter)
+            held = f"{lost.stored} sdists" if lost.stored is not None else "the results are"
+            msg = (
+                f"--scheduler {options.scheduler}: the Dask scheduler was lost mid-scan ({exc}); "
+                f"{held} stored in {store.path} ({lost.written} written by this run); start "
+                "the scheduler again (and its workers) and run the same command to resume, what "
+                "is stored is skipped"
+            )
+            raise UsageError(msg) from None
         finally:
             batcher.finish()
             counter.tick(force=True)
@@ -719,6 +730,22 @@ def _dask_task(jobs: list[Job], options: AnalyseOptions) -> list[Row]:
     return [fetch_and_analyse(job, options) for job in jobs]
 
 
+class _SchedulerLost(Exception):  # a signal for scan(), which words it
+    """The Dask scheduler was lost mid-scan."""
+
+
+def _task_failed(job: Job, batch: list[Job], exc: Exception) -> Row:
+    """The row of ``job`` when the Dask task of its ``batch`` failed as a whole."""
+    name = type(exc).__name__
+    label = job.filename or (Path(job.path).name if job.path else job.target)
+    message = (
+        f"{label}: the Dask task analysing it, with {len(batch) - 1} other "
+        f"sdists, failed ({name}: {str(exc).splitlines()[0] if str(exc) else name}); run "
+        "again with --retry-failed (and a smaller --dask-batch to find the culprit)"
+    )
+    return failed_row(job, ErrorRecord(type="crash", message=message))
+
+
 def _run_dask(
     jobs: list[Job],
     *,
@@ -752,12 +779,19 @@ def _run_dask(
             msg = f"--scheduler {options.scheduler}: cannot reach the Dask scheduler ({exc})"
             raise UsageError(msg) from exc
     try:
-        futures = [
-            client.submit(_dask_task, batch, analyse_options, pure=False)
+        futures = {
+            client.submit(_dask_task, batch, analyse_options, pure=False): batch
             for batch in _batches(todo, max(1, options.dask_batch))
-        ]
+        }
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            rows: list[Row] = future.result()
+            try:
+                rows: list[Row] = future.result()
+            except cf.CancelledError as exc:  # the scheduler is gone: so are all the tasks
+                raise _SchedulerLost(str(exc).splitlines()[0]) from None
+            except Exception as exc:  # the task failed: its rows say why
+                # (KilledWorker: the task was running on every worker that died while
+                # running it, as many as Dask allows: an sdist that takes its worker down)
+                rows = [_task_failed(job, futures[future], exc) for job in futures[future]]
             for row in rows:
                 batcher.add(row)
             batcher.flush()  # one partition (or transaction) per task
