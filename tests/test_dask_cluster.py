@@ -2,9 +2,10 @@
 processes started with Dask's own CLI on 127.0.0.1, one of them killed with SIGKILL while it
 is in the middle of a task.
 
-The sdists are served by a local index whose downloads the test can hold: once a first
-batch has been stored, every further download waits, so that both workers are certainly in
-the middle of a task when one is killed; the downloads are let go only after the kill. The
+The sdists are served by a local index whose downloads the test can hold: once 2 x batch - 1
+have been served (so one worker has finished a task, whose partition the test waits to see
+stored), every further download waits, so that both workers are certainly in the middle of
+a task when one is killed; the downloads are let go only after the kill. The
 store must then hold every sdist exactly once (in the Parquet partitions themselves, not only
 through the readers' last-partition-wins rule), with the rows of the process engine (``-j 1``).
 Every wait is for an event, bounded by a timeout.
@@ -75,8 +76,8 @@ class GatedIndex(FakeIndex):
 
 
 def _sdist(name: str, number: int) -> tuple[str, bytes]:
-    """A small sdist whose verdict depends on ``number``: builds, fails (a dash-separated
-    setup.cfg not in UTF-8), a zip, or a damaged archive."""
+    """A small sdist whose verdict depends on ``number``: builds, fails (a setup.cfg not
+    in UTF-8), a zip, or a damaged archive."""
     version = "1.0"
     root = f"{name}-{version}"
     info = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
