@@ -648,6 +648,10 @@ def read_sdist(
 ) -> ProjectFiles:
     """Read the project in an sdist archive, given as a path or as the archive's bytes.
 
+    A file is read as a stream, a slice at a time, never whole: memory holds the wanted
+    files, not the archive (a pipe or a device is read into memory, up to
+    ``max_archive_size``).
+
     Gzip-, bzip2- and xz-compressed tar, plain tar and zip archives are recognised by their
     content. The archive's single top-level directory (``pkg-1.0/``), if any, is stripped from
     the paths. Nothing is extracted or written to disk.
