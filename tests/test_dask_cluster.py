@@ -381,7 +381,7 @@ def test_a_failed_task_becomes_crash_rows_and_the_scan_goes_on(
     db = tmp_path / "results"
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
