@@ -34,12 +34,13 @@ from .analyse import (
     fetch_and_analyse,
     fetch_or_row,
     read_local,
+    sdist_file,
 )
 from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
 from .store import SCHEMA_VERSION, Row, Store, open_store, utcnow
 
 if TYPE_CHECKING:
-    from ..pypi import Index
+    from ..pypi import Download, Index
 
 __all__ = ["Progress", "ScanOptions", "ScanSummary", "scan"]
 
@@ -74,6 +75,12 @@ class ScanOptions:
     check: Options = field(default_factory=Options)
     #: Jobs per Dask task.
     dask_batch: int = 16
+    #: Resolve and download the sdists into the cache, analyse nothing (a later scan, or
+    #: Dask workers sharing the cache directory, analyse them from there).
+    download_only: bool = False
+    #: With ``download_only``: bytes the cache may hold (``--cache-max-size``); the sdists
+    #: that would take it past this are left for a later run (None: no cap).
+    download_cap: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +119,12 @@ class ScanSummary:
     unknown: int
     seconds: float
     top_list_date: str | None = None
+    #: ``download_only``: sdists downloaded from the index and their bytes, those the cache
+    #: held already, and those left for a later run by ``download_cap``.
+    downloaded: int = 0
+    downloaded_bytes: int = 0
+    cached: int = 0
+    deferred: int = 0
 
 
 class _Counter:
@@ -308,8 +321,19 @@ def scan(
             index_url=options.index_url,
             cache_dir=options.cache_dir if options.engine == "dask" else index.cache_dir,
         )
+        downloads = _Downloads()
         try:
-            if options.engine == "dask":
+            if options.download_only:
+                _download_only(
+                    jobs,
+                    index=index,
+                    options=options,
+                    done=done,
+                    batcher=batcher,
+                    counter=counter,
+                    stats=downloads,
+                )
+            elif options.engine == "dask":
                 _run_dask(
                     jobs,
                     done=done,
@@ -358,6 +382,10 @@ def scan(
         unknown=counter.outcomes.get("unknown", 0),
         seconds=time.monotonic() - start,
         top_list_date=top_list().date if top else None,
+        downloaded=downloads.downloaded,
+        downloaded_bytes=downloads.bytes,
+        cached=downloads.cached,
+        deferred=downloads.deferred,
     )
 
 
@@ -414,6 +442,89 @@ def _resolve_all(
                 keys.add(key)
                 jobs.append(job)
     return jobs
+
+
+@dataclass(slots=True)
+class _Downloads:
+    downloaded: int = 0
+    bytes: int = 0
+    cached: int = 0
+    deferred: int = 0
+
+
+def _download_only(
+    jobs: list[Job],
+    *,
+    index: Index,
+    options: ScanOptions,
+    done: set[str],
+    batcher: _Batcher,
+    counter: _Counter,
+    stats: _Downloads,
+) -> None:
+    """Download the sdists of ``jobs`` into the cache (``--download-only``); a failed
+    download becomes a row, as in a scan. With ``download_cap``, an sdist that would take the
+    cache past it is left for a later run, by the size the index lists (an sdist already in
+    the cache needs no room)."""
+    room: int | None = None
+    if options.download_cap is not None and index.cache_dir is not None:
+        from ..cache import info
+
+        room = options.download_cap - info(index.cache_dir).bytes  # as the cap counts
+    queue = deque(job for job in jobs if job.path is None)  # a local file: nothing to do
+    pool = DaemonPool(options.connections, name="sapper-download")
+    # future -> (job, whether it holds room under the cap)
+    running: dict[cf.Future[Download | Row], tuple[Job, bool]] = {}
+
+    def get(job: Job) -> Download | Row:
+        try:
+            return index.download(sdist_file(job))
+        except (TargetError, OSError) as exc:
+            kind = exc.kind if isinstance(exc, TargetError) else "fetch"
+            return failed_row(job, ErrorRecord(type=kind, message=str(exc)))
+
+    try:
+        while queue or running:
+            while queue and len(running) < options.connections:
+                job = queue.popleft()
+                if job.sha256 and job.sha256 in done:
+                    counter.skipped += 1
+                    continue
+                reserved = room is not None and not _in_cache(index, job)
+                if room is not None and reserved:
+                    if (job.size or 0) > room:
+                        stats.deferred += 1
+                        continue
+                    room -= job.size or 0
+                running[pool.submit(get, job)] = (job, reserved)
+            if not running:
+                continue
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                job, reserved = running.pop(future)
+                got = future.result()
+                if room is not None and reserved and (isinstance(got, Row) or got.from_cache):
+                    room += job.size or 0  # nothing written (or counted already)
+                if isinstance(got, Row):
+                    batcher.add(got)
+                elif got.from_cache:
+                    stats.cached += 1
+                else:
+                    stats.downloaded += 1
+                    stats.bytes += len(got.data)
+            batcher.maybe_flush()
+            counter.tick()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _in_cache(index: Index, job: Job) -> bool:
+    """Whether the cache holds ``job``'s sdist (under ``sdists/<sha[:2]>/<sha>/``, where
+    :meth:`Index.download` keeps it)."""
+    if index.cache_dir is None or not job.sha256:
+        return False
+    folder = index.cache_dir / "sdists" / job.sha256[:2] / job.sha256
+    return folder.is_dir() and any(folder.iterdir())
 
 
 def _workers(options: ScanOptions) -> int:
