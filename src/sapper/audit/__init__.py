@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import SapperError
-from .inputs import Entry, FormatControl, InputSet, read_input
+from .inputs import Entry, FileRef, FormatControl, InputSet, read_input
 from .resolve import (
     Closure,
     IndexFiles,
@@ -255,8 +255,24 @@ def _closure_inputs(inputs: InputSet, closure: Closure, label: str) -> InputSet:
         if origin is None:
             by = parents.get(entry.key)
             origin = f"required by {', '.join(by[:3])}" if by else f"a dependency ({label})"
-        entries.append(dataclasses.replace(entry, origin=origin))
+        files = tuple(_local_hash(f) for f in entry.files) if entry.files else entry.files
+        entries.append(dataclasses.replace(entry, origin=origin, files=files))
     return dataclasses.replace(inputs, format="pip-report", entries=tuple(entries))
+
+
+def _local_hash(f: FileRef) -> FileRef:
+    """A file of a --find-links directory with its sha256 (pip's report gives none)."""
+    import dataclasses
+    import hashlib
+    from urllib.parse import unquote, urlsplit
+
+    if f.sha256 or not f.url or not f.url.startswith("file:"):
+        return f
+    try:
+        data = Path(unquote(urlsplit(f.url).path)).read_bytes()
+    except OSError:
+        return f
+    return dataclasses.replace(f, sha256=hashlib.sha256(data).hexdigest())
 
 
 def _closure_note(closure: Closure, inputs: InputSet, label: str) -> str:

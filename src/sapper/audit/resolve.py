@@ -309,7 +309,7 @@ def resolve_entry(
     inputs: InputSet,
     target: Target,
     *,
-    files_of: IndexFiles | None = None,
+    files_of: Callable[[str], list[FileRef]] | None = None,
 ) -> Resolution:
     """Decide the release and the file an installer takes for ``entry``."""
     name = entry.name
@@ -724,7 +724,10 @@ def resolve_closure(
             )
             done = tuple(constraints.values())
             if run.returncode == 0 and report.is_file():
-                data = json.loads(report.read_text(encoding="utf-8"))
+                # the URLs of staged files name their copies: give back the originals
+                text = report.read_text(encoding="utf-8")
+                text = text.replace(json.dumps(stage.as_uri() + "/")[1:-1], "file:///")
+                data = json.loads(text)
                 return Closure(report=data, build_constraints=done, pip=pip, rounds=tuple(rounds))
             if run.timed_out:
                 return _closure_error(f"pip did not finish in {timeout:.0f} s", done, pip, rounds)

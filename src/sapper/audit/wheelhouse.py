@@ -12,19 +12,21 @@ would take for everything else are downloaded into the directory too (sha256-che
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from ..build import Builder
+    from ..build import Builder, BuildResult
     from ..pypi import Index
     from . import AuditReport, PackageAudit
+    from .inputs import FileRef
     from .verdicts import BuildVerdict
 
 __all__ = ["WheelhouseItem", "WheelhouseResult", "build_wheelhouse"]
@@ -46,6 +48,13 @@ class WheelhouseItem:
     #: The build error made the wheelhouse go below the static verdict's newest good
     #: release: the audit's constraint for this package is too loose.
     beyond_static: bool = False
+    #: The build failed with every setuptools tried (sapper's newest good release and the
+    #: oldest one the target admits), with an error that names no setuptools removal: no
+    #: setuptools cap helps.
+    unfixable: bool = False
+    #: The nearest newer release of the package that installs here (a wheel for the
+    #: target, or an sdist whose build was run), when ``unfixable``.
+    suggestion: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +65,10 @@ class WheelhouseResult:
     verified: bool | None = None
     #: The installer's last lines when verification failed.
     verify_log: str = ""
+    #: The requirements pip could not satisfy from the directory (``markupsafe>=0.23``).
+    missing: tuple[str, ...] = ()
+    #: For each of them: why it is not in the directory, and what to do.
+    advice: tuple[str, ...] = ()
 
     @property
     def failed(self) -> tuple[WheelhouseItem, ...]:
@@ -78,7 +91,13 @@ def _download(p: PackageAudit, url: str, sha256: str, filename: str, index: Inde
     return index.download(file).data
 
 
-def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> WheelhouseItem:
+def _build_one(
+    p: PackageAudit,
+    out: Path,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]] | None = None,
+) -> WheelhouseItem:
     from .._exceptions import SapperError
 
     v = p.verdict
@@ -120,6 +139,19 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
                 break
             tried.append(f"{pinned} ({result.signature})")
             pinned, override = older, [f"setuptools=={older}"]
+        unfixable = False
+        if result.outcome == "fail" and pinned is not None and not _names_a_removal(result):
+            # Not a setuptools removal: try the other end of the admissible range. If the
+            # oldest release fails too, no setuptools builds it.
+            oldest = _oldest_admissible(v)
+            if oldest is not None and oldest != pinned:
+                first = result
+                result = builder.build(
+                    archive, mode="wheel", override=[f"setuptools=={oldest}"], keep=out
+                )
+                tried.append(f"{pinned} ({first.signature})")
+                pinned = oldest
+                unfixable = result.outcome == "fail"
     after = f", after {'; '.join(tried)} failed" if tried else ""
     if result.outcome == "ok" and result.artifact:
         how = (
@@ -146,13 +178,100 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
     if result.outcome == "spurious":
         why = f"the sandbox ended it ({result.spurious_reason}): {why}"
     with_what = f" with setuptools {pinned}" if pinned else ""
+    reason = f"build failed{with_what} in {result.hook or 'prepare'}: {why}{after}"
+    suggestion = None
+    if unfixable:
+        reason = f"no setuptools builds it: {reason}"
+        if files_of is not None:
+            suggestion = nearest_release(p, builder, index, files_of)
     return WheelhouseItem(
         name=p.name,
         version=p.version,
         action="failed",
         setuptools=pinned,
-        reason=f"build failed{with_what} in {result.hook or 'prepare'}: {why}{after}",
+        reason=reason,
+        unfixable=unfixable,
+        suggestion=suggestion,
     )
+
+
+def _names_a_removal(result: BuildResult) -> bool:
+    text = f"{result.signature or ''}\n{result.message or ''}"
+    return any(pattern.search(text) for pattern, _ in _REMOVALS)
+
+
+def _oldest_admissible(verdict: BuildVerdict | None) -> str | None:
+    """The oldest setuptools release the sdist's requirement admits on this interpreter."""
+    from packaging.specifiers import SpecifierSet
+
+    from ..versions import catalogue
+    from .verdicts import admissible
+
+    requires = SpecifierSet(verdict.requires) if verdict and verdict.requires else None
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    allowed = admissible(catalogue(), requires, python)
+    return allowed[0] if allowed else None
+
+
+#: How many newer releases :func:`nearest_release` tries at most.
+_NEAREST_TRIES = 4
+
+
+def nearest_release(
+    p: PackageAudit,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]],
+) -> str | None:
+    """The nearest release after ``p``'s that installs on this interpreter: one with a
+    wheel for it, or one whose sdist a real build (with its newest good setuptools) turns
+    into a wheel. At most :data:`_NEAREST_TRIES` releases are tried."""
+    from packaging.version import InvalidVersion, Version
+
+    from .._exceptions import SapperError
+    from .inputs import Entry, InputSet
+    from .resolve import _file_version, resolve_entry, target_environment
+    from .verdicts import judge_sdist
+
+    if not p.version:
+        return None
+    try:
+        current = Version(p.version)
+        files = files_of(p.name)
+    except (InvalidVersion, SapperError):
+        return None
+    target = target_environment()
+    inputs = InputSet(path="", format="requirements", entries=())
+    versions = set()
+    for f in files:
+        with contextlib.suppress(InvalidVersion, ValueError):
+            v = Version(_file_version(f, p.name) or "")
+            if v > current and not v.is_prerelease and not f.yanked:
+                versions.add(v)
+    for version in sorted(versions)[:_NEAREST_TRIES]:
+        entry = Entry(name=p.name, version=str(version), specifier=f"=={version}")
+        try:
+            found = resolve_entry(entry, inputs, target, files_of=files_of)
+        except SapperError:
+            continue
+        if found.source == "wheel":
+            return str(version)
+        if found.source != "sdist" or found.sdist is None or not found.sdist.url:
+            continue
+        verdict = judge_sdist(found, target, downloader=index)
+        override = [f"setuptools=={verdict.newest_good}"] if verdict.newest_good else []
+        try:
+            data = _download(
+                p, found.sdist.url, found.sdist.sha256 or "", found.sdist.filename, index
+            )
+        except SapperError:
+            continue
+        with tempfile.TemporaryDirectory(prefix="sapper-nearest-") as tmp:
+            archive = Path(tmp) / found.sdist.filename
+            archive.write_bytes(data)
+            if builder.build(archive, mode="wheel", override=override).outcome == "ok":
+                return str(version)
+    return None
 
 
 #: Build errors that name a setuptools removal, and the release that made it: when a build
@@ -198,9 +317,18 @@ def build_wheelhouse(
     index: Index,
     complete: bool = True,
     verify: bool = True,
+    requirements: Path | None = None,
+    files_of: Callable[[str], list[FileRef]] | None = None,
     on_item: Callable[[int, int, str], None] | None = None,
 ) -> WheelhouseResult:
-    """Fill ``out`` with wheels for ``report``'s distributions (see the module docstring)."""
+    """Fill ``out`` with wheels for ``report``'s distributions (see the module docstring).
+
+    ``requirements``: the requirements file the report audited; verification then installs
+    it as the user will (``pip install --no-index --find-links OUT -r FILE``), with the
+    audited releases as constraints. ``files_of`` lists a project's files on the index (a
+    :class:`sapper.audit.resolve.IndexFiles`): with it, an sdist that no setuptools builds
+    gets the nearest newer release that installs here as a suggestion.
+    """
     out.mkdir(parents=True, exist_ok=True)
     items: list[WheelhouseItem] = []
     total = len(report.packages)
@@ -208,7 +336,7 @@ def build_wheelhouse(
         if on_item is not None:
             on_item(i, total, p.name)
         if p.source == "sdist":
-            items.append(_build_one(p, out, builder, index))
+            items.append(_build_one(p, out, builder, index, files_of))
         elif p.source == "wheel" and complete:
             items.append(_fetch_wheel(p, out, index))
         elif p.source == "wheel":
@@ -225,16 +353,76 @@ def build_wheelhouse(
                 WheelhouseItem(name=p.name, version=p.version, action="skipped", reason=p.how)
             )
     verified, log = None, ""
+    missing: tuple[str, ...] = ()
     if verify:
         wanted = [
             f"{i.name}=={i.version}"
             for i in items
             if i.action in ("built", "downloaded") and i.version
         ]
-        if wanted:
-            verified, log = verify_offline(out, wanted)
+        if wanted or requirements is not None:
+            verified, log = verify_offline(out, wanted, requirements=requirements)
+            if not verified:
+                missing = missing_requirements(log)
     return WheelhouseResult(
-        directory=str(out), items=tuple(items), verified=verified, verify_log=log
+        directory=str(out),
+        items=tuple(items),
+        verified=verified,
+        verify_log=log,
+        missing=missing,
+        advice=tuple(advise(m, items, report, out) for m in missing),
+    )
+
+
+_MISSING = re.compile(
+    r"(?:No matching distribution found for|Could not find a version that satisfies the "
+    r"requirement)\s+(?P<req>[^\s(]+(?:\s*[<>=!~]=?\s*[^\s(]+)*)"
+)
+
+
+def missing_requirements(log: str) -> tuple[str, ...]:
+    """The requirements pip's output says it found no distribution for, in order."""
+    return tuple(dict.fromkeys(m.group("req").strip() for m in _MISSING.finditer(log)))
+
+
+def advise(
+    requirement: str, items: Sequence[WheelhouseItem], report: AuditReport, out: Path
+) -> str:
+    """Why ``requirement`` is not in the wheelhouse ``out``, and what to do."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        name = canonicalize_name(Requirement(requirement).name)
+    except InvalidRequirement:
+        name = canonicalize_name(requirement)
+    item = next((i for i in items if canonicalize_name(i.name) == name), None)
+    if item is not None and item.action == "failed":
+        fix = (
+            f"pin {item.name}=={item.suggestion} in the requirements ({item.suggestion} "
+            "builds here), then run sapper wheelhouse again"
+            if item.suggestion
+            else "build it where its build works and copy the wheel into the directory"
+        )
+        return f"{requirement}: {item.name} {item.version} could not be built: {item.reason}; {fix}"
+    if item is not None and item.action == "skipped":
+        return f"{requirement}: {item.name} was not put in the directory ({item.reason})"
+    if item is not None:
+        return (
+            f"{requirement}: the directory has {item.name} {item.version}, which does not "
+            "satisfy it; pin a release that does in the requirements"
+        )
+    closure = report.closure
+    why = (
+        f"pip could not resolve the dependencies ({closure.error})"
+        if closure is not None and closure.error
+        else "the input does not list it (a lock or report that omits a dependency)"
+    )
+    return (
+        f"{requirement}: not in the audit, so not in the directory: {why}; add it with "
+        f"`pip download --only-binary :all: --no-deps -d {out} '{requirement}'` (or "
+        f"`pip wheel --no-deps -w {out} '{requirement}'` when it has no wheel), or list it "
+        "in the requirements and run sapper wheelhouse again"
     )
 
 
@@ -266,15 +454,23 @@ def _fetch_wheel(p: PackageAudit, out: Path, index: Index) -> WheelhouseItem:
     )
 
 
-def verify_offline(directory: Path, requirements: list[str]) -> tuple[bool, str]:
-    """Install ``requirements`` into a fresh virtual environment with pip, offline from
-    ``directory``; return whether it worked and pip's last lines."""
+def verify_offline(
+    directory: Path, pins: list[str], *, requirements: Path | None = None
+) -> tuple[bool, str]:
+    """Install ``pins`` (or, with ``requirements``, that file under ``pins`` as
+    constraints) into a fresh virtual environment with pip, offline from ``directory``;
+    return whether it worked and pip's last lines."""
     import os
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env["PIP_CONFIG_FILE"] = os.devnull
     with tempfile.TemporaryDirectory(prefix="sapper-verify-") as tmp:
         venv = Path(tmp) / "env"
+        wanted: list[str] = list(pins)
+        if requirements is not None:
+            constraints = Path(tmp) / "constraints.txt"
+            constraints.write_text("".join(f"{p}\n" for p in pins), encoding="utf-8")
+            wanted = ["-r", str(requirements), "-c", str(constraints)]
         subprocess.run(
             [sys.executable, "-m", "venv", "--without-pip", str(venv)],
             check=True,
@@ -295,7 +491,7 @@ def verify_offline(directory: Path, requirements: list[str]) -> tuple[bool, str]
                 ":all:",
                 "--find-links",
                 str(directory),
-                *requirements,
+                *wanted,
             ],
             capture_output=True,
             text=True,
@@ -304,4 +500,4 @@ def verify_offline(directory: Path, requirements: list[str]) -> tuple[bool, str]
             timeout=900,
         )
     text = (done.stdout + done.stderr).strip().splitlines()
-    return done.returncode == 0, "\n".join(text[-8:])
+    return done.returncode == 0, "\n".join(text[-12:])

@@ -163,6 +163,7 @@ def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
             enforce_deprecations=args.enforce_deprecations,
             cache_dir=args.cache_dir,
             on_package=progress,
+            sandbox=not getattr(args, "no_sandbox", False),
         )
     finally:
         if show:

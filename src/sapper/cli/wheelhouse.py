@@ -74,6 +74,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import SandboxError
+    from ..audit.resolve import IndexFiles
     from ..audit.wheelhouse import build_wheelhouse
     from ..build import Builder, Limits
     from ..pypi import DEFAULT_INDEX_URL, Index
@@ -98,6 +99,11 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     index = Index(args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir)
+    files_of = IndexFiles(
+        [] if args.no_index else [args.index_url or DEFAULT_INDEX_URL],
+        [str(Path(p).resolve()) for p in args.find_links],
+        cache_dir=args.cache_dir,
+    )
     try:
         result = build_wheelhouse(
             report,
@@ -106,6 +112,8 @@ def _run(args: argparse.Namespace) -> int:
             index=index,
             complete=args.complete,
             verify=args.verify,
+            requirements=args.input if report.format == "requirements" else None,
+            files_of=files_of,
             on_item=progress,
         )
     finally:
@@ -129,10 +137,24 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif result.verified is False:
         out.write("The offline install from the directory FAILED:\n" + result.verify_log + "\n")
+        for advice in result.advice:
+            out.write(f"missing: {advice}\n")
     from ..audit.verdicts import next_release
     from ..versions import catalogue
 
+    for note in report.notes:
+        out.write(f"note: {note}\n")
     for item in result.items:
+        if item.unfixable:
+            nearest = (
+                f"; the nearest release that installs here is {item.suggestion}"
+                if item.suggestion
+                else "; no newer release tried installs here"
+            )
+            out.write(
+                f"note: no setuptools builds {item.name} {item.version} here (not a setuptools "
+                f"removal: a cap would not help){nearest}.\n"
+            )
         if item.beyond_static and item.setuptools:
             upper = next_release(catalogue(), item.setuptools)
             out.write(
