@@ -16,15 +16,22 @@ from tests.audit_fixtures import CACHE, clean_env, pkg_resources_sdist, setuptoo
 
 
 def wheel(
-    directory: Path, name: str, version: str, requires: Sequence[str] = (), *, module: str = ""
+    directory: Path,
+    name: str,
+    version: str,
+    requires: Sequence[str] = (),
+    *,
+    module: str = "",
+    source: str = "Z = 3\n",
 ) -> Path:
-    """A minimal valid pure wheel whose METADATA lists ``requires`` as Requires-Dist."""
+    """A minimal valid pure wheel whose METADATA lists ``requires`` as Requires-Dist, with
+    one module (``module``, default the name) holding ``source``."""
     dist = f"{name}-{version}.dist-info"
     metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(
         f"Requires-Dist: {r}\n" for r in requires
     )
     files = {
-        f"{module or name.replace('-', '_')}.py": b"Z = 3\n",
+        f"{module or name.replace('-', '_')}.py": source.encode(),
         f"{dist}/METADATA": metadata.encode(),
         f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
         b"Tag: py3-none-any\n",

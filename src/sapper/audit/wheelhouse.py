@@ -29,7 +29,15 @@ if TYPE_CHECKING:
     from .inputs import FileRef
     from .verdicts import BuildVerdict
 
-__all__ = ["WheelhouseItem", "WheelhouseResult", "build_wheelhouse"]
+__all__ = [
+    "OtherFix",
+    "WheelhouseItem",
+    "WheelhouseResult",
+    "build_wheelhouse",
+    "fix_other_requirement",
+    "missing_requirements",
+    "nearest_release",
+]
 
 Action = Literal["built", "downloaded", "skipped", "failed"]
 
@@ -48,13 +56,15 @@ class WheelhouseItem:
     #: The build error made the wheelhouse go below the static verdict's newest good
     #: release: the audit's constraint for this package is too loose.
     beyond_static: bool = False
-    #: The build failed with every setuptools tried (sapper's newest good release and the
-    #: oldest one the target admits), with an error that names no setuptools removal: no
-    #: setuptools cap helps.
+    #: The build failed with sapper's newest good setuptools, with an error that names no
+    #: setuptools removal, and with today's release too: no setuptools cap helps.
     unfixable: bool = False
     #: The nearest newer release of the package that installs here (a wheel for the
     #: target, or an sdist whose build was run), when ``unfixable``.
     suggestion: str | None = None
+    #: Build constraints on requirements other than setuptools that the build needed
+    #: (``Cython<3.0.0``), each found by bisecting real builds.
+    build_constraints: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,19 +150,62 @@ def _build_one(
             tried.append(f"{pinned} ({result.signature})")
             pinned, override = older, [f"setuptools=={older}"]
         unfixable = False
-        if result.outcome == "fail" and pinned is not None and not _names_a_removal(result):
-            # Not a setuptools removal: try the other end of the admissible range. If the
-            # oldest release fails too, no setuptools builds it.
-            oldest = _oldest_admissible(v)
-            if oldest is not None and oldest != pinned:
-                first = result
+        constraints: tuple[str, ...] = ()
+        if result.outcome == "fail" and not _names_a_removal(result):
+            # Another build requirement (Cython 3, a new setuptools-scm...) may be the cause:
+            # bisect its releases with real builds.
+            found = fix_other_requirement(
+                archive,
+                result,
+                override=override,
+                builder=builder,
+                index=index,
+                files_of=files_of,
+            )
+            if found is not None:
+                constraints = (found.constraint,)
+                pins = [*override, f"{found.name}=={found.newest_good}"]
+                result = builder.build(archive, mode="wheel", override=pins, keep=out)
+                tried.append(found.why)
+        if (
+            result.outcome == "fail"
+            and not constraints
+            and pinned is not None
+            and not _names_a_removal(result)
+        ):
+            # Not a setuptools removal: the releases above the newest good one fail for the
+            # reasons the static rules found; if today's release fails too, no cap helps.
+            today = v.today if v is not None else None
+            if today is not None and today != pinned:
+                good_result, good_pinned = result, pinned
                 result = builder.build(
-                    archive, mode="wheel", override=[f"setuptools=={oldest}"], keep=out
+                    archive, mode="wheel", override=[f"setuptools=={today}"], keep=out
                 )
-                tried.append(f"{pinned} ({first.signature})")
-                pinned = oldest
+                tried.append(f"{pinned} ({good_result.signature})")
+                pinned = today
                 unfixable = result.outcome == "fail"
+                if unfixable:
+                    tried = [
+                        f"with setuptools {good_pinned}, sapper's newest good release, it "
+                        f"fails in {good_result.hook}: {good_result.signature}; with today's "
+                        f"{today}: {result.signature}"
+                    ]
     after = f", after {'; '.join(tried)} failed" if tried else ""
+    if result.outcome == "ok" and result.artifact and constraints:
+        return WheelhouseItem(
+            name=p.name,
+            version=p.version,
+            action="built",
+            wheel=result.artifact,
+            setuptools=pinned,
+            reason=(
+                f"built with setuptools {pinned} and the build constraint "
+                f"{', '.join(constraints)} ({tried[-1]})"
+                if pinned
+                else f"built under the build constraint {', '.join(constraints)} ({tried[-1]})"
+            ),
+            build_constraints=constraints,
+        )
     if result.outcome == "ok" and result.artifact:
         how = (
             f"built with setuptools {pinned} ("
@@ -181,7 +234,7 @@ def _build_one(
     reason = f"build failed{with_what} in {result.hook or 'prepare'}: {why}{after}"
     suggestion = None
     if unfixable:
-        reason = f"no setuptools builds it: {reason}"
+        reason = f"no setuptools builds it: {tried[0]}"
         if files_of is not None:
             suggestion = nearest_release(p, builder, index, files_of)
     return WheelhouseItem(
@@ -195,22 +248,138 @@ def _build_one(
     )
 
 
+#: Build requirements never bisected: setuptools has its own logic, and these do not break
+#: builds by themselves.
+_NOT_BISECTED = frozenset({"setuptools", "pip"})
+#: How many other build requirements, and older major series of each, are tried.
+_OTHER_REQUIREMENTS = 3
+_OLDER_SERIES = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OtherFix:
+    """A build requirement other than setuptools whose newer releases break a build."""
+
+    #: Canonical name of the requirement (``cython``).
+    name: str
+    #: The build constraint (``cython<3.0.0``).
+    constraint: str
+    #: The newest release that builds it.
+    newest_good: str
+    #: What the bisection found, in words.
+    why: str
+
+
+def fix_other_requirement(
+    archive: Path,
+    failed: BuildResult,
+    *,
+    override: Sequence[str],
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]] | None,
+) -> OtherFix | None:
+    """When ``failed`` (a build of ``archive`` under ``override``) may have failed because of
+    a build requirement other than setuptools: for each one the build installed without
+    an exact pin (at most :data:`_OTHER_REQUIREMENTS`), build with the newest release of
+    each older major series (at most :data:`_OLDER_SERIES`); when one builds, bisect the
+    releases from it to the newest with real builds
+    (:func:`sapper.canary.bisect.bisect`) and return the constraint ``NAME<FIRST_BAD``.
+    None when nothing helps."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    from ..canary.bisect import bisect
+
+    names: list[str] = []
+    for text in (*failed.declared_requires, *failed.dynamic_requires):
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        name = str(canonicalize_name(req.name))
+        exact = any(s.operator in ("==", "===") for s in req.specifier)
+        if name not in _NOT_BISECTED and not exact and name not in names:
+            names.append(name)
+    for name in names[:_OTHER_REQUIREMENTS]:
+        versions = _releases(name, index, files_of)
+        if len(versions) < 2:
+            continue
+        newest = versions[-1]
+        older = _newest_of_older_series(versions)[:_OLDER_SERIES]
+        good = None
+        for candidate in older:
+            pins = [*override, f"{name}=={candidate}"]
+            if builder.build(archive, mode="wheel", override=pins).outcome == "ok":
+                good = candidate
+                break
+        if good is None:
+            continue
+        span = versions[versions.index(good) :]
+        found = bisect(archive, span, builder=builder, mode="wheel", package=name, pins=override)
+        change = next((c for c in found.changes if c[1] == "ok" and c[2] == "fail"), None)
+        if change is None:
+            continue
+        first_bad = change[0]
+        newest_good = span[span.index(first_bad) - 1]
+        bad_step = next(s for s in found.steps if s.version == first_bad)
+        why = (
+            f"{name} {first_bad} breaks it ({bad_step.signature}); {newest_good} is the newest "
+            f"release before it, found by bisecting {len(found.steps)} real builds between "
+            f"{good} and {newest}"
+        )
+        return OtherFix(
+            name=name, constraint=f"{name}<{first_bad}", newest_good=newest_good, why=why
+        )
+    return None
+
+
+def _releases(
+    name: str, index: Index, files_of: Callable[[str], list[FileRef]] | None
+) -> list[str]:
+    """The final, not yanked releases of ``name``, ascending."""
+    from packaging.version import InvalidVersion, Version
+
+    from .._exceptions import SapperError
+    from .resolve import _file_version
+
+    found: dict[Version, str] = {}
+    try:
+        if files_of is not None:
+            pairs = [(_file_version(f, name), f.yanked) for f in files_of(name)]
+        else:
+            pairs = [
+                (f.version, f.yanked) for f in index.files(name) if f.kind in ("sdist", "wheel")
+            ]
+    except SapperError:
+        return []
+    for text, yanked in pairs:
+        if not text or yanked:
+            continue
+        with contextlib.suppress(InvalidVersion):
+            v = Version(text)
+            if not v.is_prerelease:
+                found.setdefault(v, text)
+    return [found[v] for v in sorted(found)]
+
+
+def _newest_of_older_series(versions: Sequence[str]) -> list[str]:
+    """The newest release of each major series older than the newest one, newest first
+    (``0.29.37`` for Cython 3)."""
+    from packaging.version import Version
+
+    newest_major = Version(versions[-1]).major
+    best: dict[int, str] = {}
+    for text in versions:
+        major = Version(text).major
+        if major < newest_major:
+            best[major] = text
+    return [best[m] for m in sorted(best, reverse=True)]
+
+
 def _names_a_removal(result: BuildResult) -> bool:
     text = f"{result.signature or ''}\n{result.message or ''}"
     return any(pattern.search(text) for pattern, _ in _REMOVALS)
-
-
-def _oldest_admissible(verdict: BuildVerdict | None) -> str | None:
-    """The oldest setuptools release the sdist's requirement admits on this interpreter."""
-    from packaging.specifiers import SpecifierSet
-
-    from ..versions import catalogue
-    from .verdicts import admissible
-
-    requires = SpecifierSet(verdict.requires) if verdict and verdict.requires else None
-    python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    allowed = admissible(catalogue(), requires, python)
-    return allowed[0] if allowed else None
 
 
 #: How many newer releases :func:`nearest_release` tries at most.

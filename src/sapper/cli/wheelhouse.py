@@ -155,6 +155,13 @@ def _run(args: argparse.Namespace) -> int:
                 f"note: no setuptools builds {item.name} {item.version} here (not a setuptools "
                 f"removal: a cap would not help){nearest}.\n"
             )
+        for constraint in item.build_constraints:
+            out.write(
+                f"note: {item.name} {item.version} needs the build constraint `{constraint}` "
+                "(found by bisecting real builds): add the line to pip's --build-constraint "
+                "file (global), or give it to this package alone in uv's "
+                "[tool.uv.extra-build-dependencies] or Poetry's [tool.poetry.build-constraints].\n"
+            )
         if item.beyond_static and item.setuptools:
             upper = next_release(catalogue(), item.setuptools)
             out.write(
