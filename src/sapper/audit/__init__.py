@@ -27,6 +27,7 @@ from .resolve import (
     target_environment,
 )
 from .verdicts import BuildVerdict, judge_sdist
+from .verify import RealBuild
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -58,6 +59,8 @@ class PackageAudit:
     sdist_sha256: str | None = None
     verdict: BuildVerdict | None = None
     error: str | None = None
+    #: What a real, sandboxed build gave (``sapper audit --verify``); None: not built.
+    real: RealBuild | None = None
 
     @property
     def fails(self) -> bool:
@@ -76,6 +79,8 @@ class AuditReport:
     #: How a requirements file's dependency closure was resolved (None: not tried, the
     #: input pins its releases, or the target is not the running interpreter).
     closure: Closure | None = None
+    #: Every sdist was built for real and its verdict corrected (``--verify``).
+    verified: bool = False
 
     @property
     def failing(self) -> tuple[PackageAudit, ...]:
@@ -338,6 +343,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
             "newest_good_setuptools": v.newest_good,
             "good_setuptools": list(v.good),
             "constraint": v.constraint,
+            "build_constraints": list(v.build_constraints),
             "reason": v.reason,
             "findings": [
                 {
@@ -358,6 +364,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         "input": {"path": report.input, "format": report.format},
         "target": {"description": report.target, "python": report.target_python},
         "enforce_deprecations": report.enforce_deprecations,
+        "verified": report.verified,
         "packages": [
             {
                 "name": p.name,
@@ -370,6 +377,15 @@ def report_json(report: AuditReport) -> dict[str, Any]:
                 "sdist_sha256": p.sdist_sha256,
                 "error": p.error,
                 "verdict": verdict(p.verdict),
+                "real": None
+                if p.real is None
+                else {
+                    "outcome": p.real.outcome,
+                    "setuptools": p.real.setuptools,
+                    "build_constraints": list(p.real.build_constraints),
+                    "reason": p.real.reason,
+                    "suggestion": p.real.suggestion,
+                },
             }
             for p in report.packages
         ],

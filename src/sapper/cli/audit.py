@@ -130,6 +130,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "-o", "--output", metavar="FILE", type=Path, help="where --emit writes (default: stdout)"
     )
     parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="build every sdist for real in the sandbox (for the running interpreter), show "
+        "the static and real verdicts side by side, and emit what the builds showed",
+    )
+    parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
@@ -181,7 +187,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and args.emit is None:
         msg = "-o/--output goes with --emit pip|uv|poetry"
         raise UsageError(msg)
+    if args.verify and (args.python or args.platform):
+        msg = "--verify builds for the running interpreter: run it without --python/--platform"
+        raise UsageError(msg)
     report = run_audit(args, target=True)
+    real = _verify(args, report) if args.verify else None
+    if real is not None:
+        report, static = real, report
     plan = plan_constraints(report)
     out = sys.stdout
     if args.emit is not None:
@@ -207,7 +219,34 @@ def _run(args: argparse.Namespace) -> int:
     elif args.emit is None or args.output is not None:
         style = Style(color=use_color(args.color, out.isatty()))
         out.write(render_table(report, plan, style))
+        if real is not None:
+            from ..audit.verify import render_side_by_side
+
+            out.write(render_side_by_side(report, static))
     return EXIT_FAILS if report.failing else EXIT_OK
+
+
+def _verify(args: argparse.Namespace, report: AuditReport) -> AuditReport:
+    """``--verify``: every sdist of ``report`` built for real (sandboxed)."""
+    from ..audit.resolve import IndexFiles
+    from ..audit.verify import verify_report
+    from ..build import Builder
+    from ..pypi import DEFAULT_INDEX_URL, Index
+
+    builder = Builder(cache_dir=args.cache_dir, index_url=args.index_url)
+    builder.check()
+    index_url = args.index_url or DEFAULT_INDEX_URL
+    files_of = IndexFiles(
+        [] if args.no_index else [index_url],
+        [str(Path(p).resolve()) for p in args.find_links],
+        cache_dir=args.cache_dir,
+    )
+    return verify_report(
+        report,
+        builder=builder,
+        index=Index(index_url, cache_dir=args.cache_dir),
+        files_of=files_of,
+    )
 
 
 def _write(path: Path, text: str) -> None:
