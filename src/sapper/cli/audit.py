@@ -104,10 +104,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "audit",
         help="which dependencies get built from source, which would fail, what to pin",
         description=(
-            "For each distribution INPUT names: the release an installer takes, whether it "
-            "gets built from source for the target (no compatible wheel), and for those "
-            "sdists the setuptools a build gets today, sapper's verdict there, and the "
-            "newest setuptools that builds them. Nothing is built or executed."
+            "For each distribution INPUT names (for a requirements file: its whole "
+            "dependency tree, resolved by pip's own resolver in the sandbox): the release an "
+            "installer takes, whether it gets built from source for the target (no "
+            "compatible wheel), and for those sdists the setuptools a build gets today, "
+            "sapper's verdict there, and the newest setuptools that builds them. The "
+            "verdicts are static unless --verify builds every sdist for real."
         ),
         epilog=_EPILOG,
         formatter_class=HelpFormatter,
