@@ -26,7 +26,7 @@ def wheel(
 ) -> Path:
     """A minimal valid pure wheel whose METADATA lists ``requires`` as Requires-Dist, with
     one module (``module``, default the name) holding ``source``."""
-    dist = f"{name}-{version}.dist-info"
+    dist = f"{name.replace('-', '_')}-{version}.dist-info"
     metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(
         f"Requires-Dist: {r}\n" for r in requires
     )

@@ -103,3 +103,38 @@ def test_canary_bisect_package(tmp_path: Path, index_dir: Path) -> None:
     assert found.first == "2.0"
     assert found.changes == (("2.0", "ok", "fail"),)
     assert not found.exhaustive
+
+
+def test_an_unlisted_dependency_is_bisected_then_the_tree_resolved(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file lists only `top2`, which requires `needhelper`: pip cannot prepare
+    needhelper's metadata with the helper's newest release, and no setuptools cap helps.
+    The wheelhouse builds needhelper anyway (it stopped pip), finds `helper<2.0` by
+    bisection, resolves the tree again under it, and the set installs offline."""
+    require_sandbox()
+    from sapper.cli import main
+    from tests.closure_fixtures import wheel as make_wheel
+
+    make_wheel(index_dir, "top2", "1.0", ["needhelper"])
+    for file in setuptools_wheels():
+        shutil.copy(file, index_dir)  # pip's own build environments take them from here
+    builder = _builder(tmp_path, index_dir)
+    req = tmp_path / "requirements.txt"
+    req.write_text("top2\n")
+    out = tmp_path / "wh"
+    code = main(
+        [
+            *("wheelhouse", str(req), "--no-index", "-f", str(index_dir)),
+            *("-o", str(out), "--cache-dir", str(builder.cache_dir)),
+        ]
+    )
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert f"needs the build constraint `{HELPER}<2.0`" in text
+    assert "Verified: the set installs offline" in text
+    assert "whole dependency tree of requirements.txt was resolved" in text, text
+    assert sorted(p.name for p in out.iterdir()) == [
+        "needhelper-1.0-py3-none-any.whl",
+        "top2-1.0-py3-none-any.whl",
+    ]

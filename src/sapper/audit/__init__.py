@@ -106,6 +106,7 @@ def audit(
     on_package: Callable[[int, int, str], None] | None = None,
     closure: bool = True,
     sandbox: bool = True,
+    build_constraints: Sequence[str] = (),
 ) -> AuditReport:
     """Audit the requirements file, lock file or pip report at ``path``.
 
@@ -114,7 +115,7 @@ def audit(
     (:func:`sapper.audit.resolve.resolve_closure`, in the sandbox unless ``sandbox`` is
     False), so that the dependencies it does not list are judged too; when pip cannot
     resolve it, or the target is another interpreter, the listed lines are audited and a
-    note says why.
+    note says why. ``build_constraints`` are given to pip's resolver from its first round.
 
     ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``no_index``
     reads no index at all, as pip's ``--no-index``; ``find_links`` adds local directories
@@ -177,6 +178,7 @@ def audit(
                 no_binary=no_binary,
                 cache_dir=cache_dir,
                 sandbox=sandbox,
+                build_constraints=build_constraints,
             )
             if resolved.report is not None:
                 inputs = _closure_inputs(inputs, resolved, Path(path).name)
@@ -185,7 +187,9 @@ def audit(
                 notes.append(
                     f"pip could not resolve the dependencies of {Path(path).name} "
                     f"({resolved.error}); only the listed lines are audited"
+                    + (", and the sdist that stopped pip" if resolved.failed else "")
                 )
+                inputs = _with_failed(inputs, resolved, Path(path).name)
     packages = []
     total = len(inputs.entries)
     for i, entry in enumerate(inputs.entries):
@@ -263,6 +267,27 @@ def _closure_inputs(inputs: InputSet, closure: Closure, label: str) -> InputSet:
         files = tuple(_local_hash(f) for f in entry.files) if entry.files else entry.files
         entries.append(dataclasses.replace(entry, origin=origin, files=files))
     return dataclasses.replace(inputs, format="pip-report", entries=tuple(entries))
+
+
+def _with_failed(inputs: InputSet, closure: Closure, label: str) -> InputSet:
+    """``inputs`` with the sdist whose metadata stopped pip's resolver, when the file does
+    not list it: it is built too (and the wheelhouse may find what it needs)."""
+    import dataclasses
+
+    from packaging.utils import canonicalize_name
+
+    if closure.failed is None:
+        return inputs
+    name, version = closure.failed
+    if any(e.key == canonicalize_name(name) for e in inputs.entries):
+        return inputs
+    entry = Entry(
+        name=name,
+        version=version,
+        specifier=f"=={version}",
+        origin=f"a dependency ({label}) whose metadata stopped pip's resolver",
+    )
+    return dataclasses.replace(inputs, entries=(*inputs.entries, entry))
 
 
 def _local_hash(f: FileRef) -> FileRef:

@@ -602,6 +602,8 @@ class Closure:
     rounds: tuple[str, ...] = ()
     #: Why there is no report (pip's error, in a few lines).
     error: str = ""
+    #: (name, version) of the sdist whose metadata stopped pip, when one did.
+    failed: tuple[str, str] | None = None
 
 
 def resolve_closure(
@@ -617,6 +619,7 @@ def resolve_closure(
     sandbox: bool = True,
     timeout: float = 900.0,
     max_rounds: int = 8,
+    build_constraints: Sequence[str] = (),
 ) -> Closure:
     """Resolve the whole dependency tree of ``requirements`` for the running interpreter with
     pip's own resolver: ``pip install --dry-run --ignore-installed --report``, run in the
@@ -629,6 +632,8 @@ def resolve_closure(
     sapper's verdict has for it (``setuptools<82.0.0``), and pip runs again under every
     constraint found so far (``--build-constraint``), at most ``max_rounds`` times. Never
     raises for what pip or a project does: a failure is :attr:`Closure.error`.
+    ``build_constraints`` are given to pip from the first round (``cython<3.0.0``, found by
+    the real builds of a wheelhouse).
     """
     import json
     import os
@@ -651,7 +656,7 @@ def resolve_closure(
     if prefix is not None:
         readonly.append(prefix)
     cert = os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE")
-    constraints: dict[tuple[str, str], str] = {}
+    constraints: dict[tuple[str, str], str] = {("", c): c for c in build_constraints}
     rounds: list[str] = []
     with tempfile.TemporaryDirectory(prefix="sapper-closure-") as tmp:
         work = Path(tmp)
@@ -738,14 +743,18 @@ def resolve_closure(
             key = (canonicalize_name(name), version)
             if key in constraints:
                 why = f"the metadata of {name} {version} fails even under {constraints[key]}"
-                return _closure_error(why + f": {_pip_error(run.output)}", done, pip, rounds)
+                return _closure_error(
+                    why + f": {_pip_error(run.output)}", done, pip, rounds, failed
+                )
             found = constraint_for(name, version)
             if found is None:
                 why = (
                     f"the metadata of {name} {version} cannot be prepared with today's "
                     "setuptools, and sapper's static verdict has no setuptools cap for it"
                 )
-                return _closure_error(why + f": {_pip_error(run.output)}", done, pip, rounds)
+                return _closure_error(
+                    why + f": {_pip_error(run.output)}", done, pip, rounds, failed
+                )
             constraints[key] = found
             rounds.append(
                 f"{name} {version}: its metadata fails with today's setuptools; "
@@ -796,8 +805,21 @@ def _stage_directory(path: Path, stage: Path) -> Path:
     return target
 
 
-def _closure_error(error: str, done: tuple[str, ...], pip: str, rounds: list[str]) -> Closure:
-    return Closure(report=None, build_constraints=done, pip=pip, rounds=tuple(rounds), error=error)
+def _closure_error(
+    error: str,
+    done: tuple[str, ...],
+    pip: str,
+    rounds: list[str],
+    failed: tuple[str, str] | None = None,
+) -> Closure:
+    return Closure(
+        report=None,
+        build_constraints=done,
+        pip=pip,
+        rounds=tuple(rounds),
+        error=error,
+        failed=failed,
+    )
 
 
 def _pip_version(env_dir: Path) -> str:

@@ -489,6 +489,7 @@ def build_wheelhouse(
     requirements: Path | None = None,
     files_of: Callable[[str], list[FileRef]] | None = None,
     on_item: Callable[[int, int, str], None] | None = None,
+    reuse: Sequence[WheelhouseItem] = (),
 ) -> WheelhouseResult:
     """Fill ``out`` with wheels for ``report``'s distributions (see the module docstring).
 
@@ -496,7 +497,9 @@ def build_wheelhouse(
     it as the user will (``pip install --no-index --find-links OUT -r FILE``), with the
     audited releases as constraints. ``files_of`` lists a project's files on the index (a
     :class:`sapper.audit.resolve.IndexFiles`): with it, an sdist that no setuptools builds
-    gets the nearest newer release that installs here as a suggestion.
+    gets the nearest newer release that installs here as a suggestion. ``reuse``: items of
+    an earlier pass over the same directory; a distribution built there (its wheel still in
+    ``out``) is not built again.
     """
     out.mkdir(parents=True, exist_ok=True)
     items: list[WheelhouseItem] = []
@@ -504,7 +507,20 @@ def build_wheelhouse(
     for i, p in enumerate(report.packages):
         if on_item is not None:
             on_item(i, total, p.name)
-        if p.source == "sdist":
+        earlier = next(
+            (
+                i
+                for i in reuse
+                if (i.name, i.version) == (p.name, p.version)
+                and i.action == "built"
+                and i.wheel
+                and (out / i.wheel).exists()
+            ),
+            None,
+        )
+        if p.source == "sdist" and earlier is not None:
+            items.append(earlier)
+        elif p.source == "sdist":
             items.append(_build_one(p, out, builder, index, files_of))
         elif p.source == "wheel" and complete:
             items.append(_fetch_wheel(p, out, index))

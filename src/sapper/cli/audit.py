@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -146,9 +147,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(handler=_run)
 
 
-def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
+def run_audit(
+    args: argparse.Namespace, *, target: bool, build_constraints: Sequence[str] = ()
+) -> AuditReport:
     """Call :func:`sapper.audit.audit` with the options :func:`add_audit_target_options` added
-    (``target``: with ``--python``/``--platform``), showing progress on a terminal."""
+    (``target``: with ``--python``/``--platform``), showing progress on a terminal;
+    ``build_constraints`` go to pip's resolver."""
     from ..audit import audit
 
     show = progress_enabled()
@@ -172,6 +176,7 @@ def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
             cache_dir=args.cache_dir,
             on_package=progress,
             sandbox=not getattr(args, "no_sandbox", False),
+            build_constraints=build_constraints,
         )
     finally:
         if show:

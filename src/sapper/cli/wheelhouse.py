@@ -116,6 +116,24 @@ def _run(args: argparse.Namespace) -> int:
             files_of=files_of,
             on_item=progress,
         )
+        found = tuple(dict.fromkeys(c for i in result.items for c in i.build_constraints))
+        if found and report.closure is not None and report.closure.report is None:
+            # the builds found what the resolver lacked (cython<3.0.0): resolve again
+            again = run_audit(args, target=False, build_constraints=found)
+            if again.closure is not None and again.closure.report is not None:
+                report = again
+                result = build_wheelhouse(
+                    report,
+                    args.output,
+                    builder=builder,
+                    index=index,
+                    complete=args.complete,
+                    verify=args.verify,
+                    requirements=args.input if report.format == "requirements" else None,
+                    files_of=files_of,
+                    on_item=progress,
+                    reuse=result.items,
+                )
     finally:
         if show:
             sys.stderr.write("\r\x1b[K")
