@@ -324,7 +324,8 @@ def fix_other_requirement(
         newest_good = span[span.index(first_bad) - 1]
         bad_step = next(s for s in found.steps if s.version == first_bad)
         why = (
-            f"{name} {first_bad} breaks it ({bad_step.signature}); {newest_good} is the newest "
+            f"{name} {first_bad} breaks it ({_said(bad_step.message, bad_step.signature)}); "
+            f"{newest_good} is the newest "
             f"release before it, found by bisecting {len(found.steps)} real builds between "
             f"{good} and {newest}"
         )
@@ -332,6 +333,12 @@ def fix_other_requirement(
             name=name, constraint=f"{name}<{first_bad}", newest_good=newest_good, why=why
         )
     return None
+
+
+def _said(message: str | None, signature: str | None) -> str:
+    """The error as the build said it: its last line, else the signature."""
+    lines = [line.strip() for line in (message or "").splitlines() if line.strip()]
+    return lines[-1][:300] if lines else signature or "failed"
 
 
 def _releases(

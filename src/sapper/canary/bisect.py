@@ -33,6 +33,8 @@ class BisectStep:
     version: str
     outcome: str
     signature: str | None = None
+    #: The failing build's own message (the signature with the names left in).
+    message: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,7 +97,10 @@ def bisect(
             if result.outcome == "spurious":
                 result = builder.build(target, mode=mode, override=override, env=dict(env))
             cache[version] = BisectStep(
-                version=version, outcome=result.outcome, signature=result.signature
+                version=version,
+                outcome=result.outcome,
+                signature=result.signature,
+                message=result.message,
             )
             if on_step is not None:
                 on_step(cache[version])
