@@ -120,3 +120,25 @@ def test_a_sdist_no_setuptools_builds_gets_the_nearest_release_that_does(
     assert result.missing == ("odd==1.0",)
     (advice,) = result.advice
     assert "pin odd==1.1" in advice
+
+
+def test_the_nearest_release_that_builds_is_found_by_bisection(tmp_path: Path) -> None:
+    """1.1 fails as 1.0 does, 1.2 and 1.3 build: the nearest is 1.2, not the newest."""
+    require_sandbox()
+    from sapper.audit import PackageAudit
+    from sapper.audit.wheelhouse import nearest_release
+
+    links = tmp_path / "links"
+    links.mkdir()
+    for version, setup in (
+        ("1.0", UNFIXABLE_SETUP),
+        ("1.1", UNFIXABLE_SETUP.replace("'1.0'", "'1.1'")),
+        ("1.2", "from setuptools import setup\nsetup(name='odd', version='1.2')\n"),
+        ("1.3", "from setuptools import setup\nsetup(name='odd', version='1.3')\n"),
+    ):
+        make_sdist(links, "odd", version, {"setup.py": setup, "odd.py": "X = 1\n"})
+    p = PackageAudit(name="odd", version="1.0", origin="", source="sdist", how="")
+    found = nearest_release(
+        p, builder(timeout=300), Index(cache_dir=BUILD_CACHE), IndexFiles([], [str(links)])
+    )
+    assert found == "1.2"

@@ -59,8 +59,8 @@ class WheelhouseItem:
     #: The build failed with sapper's newest good setuptools, with an error that names no
     #: setuptools removal, and with today's release too: no setuptools cap helps.
     unfixable: bool = False
-    #: The nearest newer release of the package that installs here (a wheel for the
-    #: target, or an sdist whose build was run), when ``unfixable``.
+    #: For a build that failed: the nearest newer release of the package that installs
+    #: here (a wheel for the target, or an sdist whose build was run).
     suggestion: str | None = None
     #: Build constraints on requirements other than setuptools that the build needed
     #: (``Cython<3.0.0``), each found by bisecting real builds.
@@ -235,8 +235,8 @@ def _build_one(
     suggestion = None
     if unfixable:
         reason = f"no setuptools builds it: {tried[0]}"
-        if files_of is not None:
-            suggestion = nearest_release(p, builder, index, files_of)
+    if result.outcome == "fail" and files_of is not None:
+        suggestion = nearest_release(p, builder, index, files_of)
     return WheelhouseItem(
         name=p.name,
         version=p.version,
@@ -389,10 +389,6 @@ def _names_a_removal(result: BuildResult) -> bool:
     return any(pattern.search(text) for pattern, _ in _REMOVALS)
 
 
-#: How many newer releases :func:`nearest_release` tries at most.
-_NEAREST_TRIES = 4
-
-
 def nearest_release(
     p: PackageAudit,
     builder: Builder,
@@ -401,13 +397,13 @@ def nearest_release(
 ) -> str | None:
     """The nearest release after ``p``'s that installs on this interpreter: one with a
     wheel for it, or one whose sdist a real build (with its newest good setuptools) turns
-    into a wheel. At most :data:`_NEAREST_TRIES` releases are tried."""
+    into a wheel. The newest release is tried first (None when it does not install either);
+    then a binary search over the releases between, as for a history where old releases
+    fail and newer ones work (about log2(n) builds)."""
     from packaging.version import InvalidVersion, Version
 
     from .._exceptions import SapperError
-    from .inputs import Entry, InputSet
-    from .resolve import _file_version, resolve_entry, target_environment
-    from .verdicts import judge_sdist
+    from .resolve import _file_version
 
     if not p.version:
         return None
@@ -416,38 +412,68 @@ def nearest_release(
         files = files_of(p.name)
     except (InvalidVersion, SapperError):
         return None
-    target = target_environment()
-    inputs = InputSet(path="", format="requirements", entries=())
     versions = set()
     for f in files:
         with contextlib.suppress(InvalidVersion, ValueError):
             v = Version(_file_version(f, p.name) or "")
             if v > current and not v.is_prerelease and not f.yanked:
                 versions.add(v)
-    for version in sorted(versions)[:_NEAREST_TRIES]:
-        entry = Entry(name=p.name, version=str(version), specifier=f"=={version}")
-        try:
-            found = resolve_entry(entry, inputs, target, files_of=files_of)
-        except SapperError:
-            continue
-        if found.source == "wheel":
-            return str(version)
-        if found.source != "sdist" or found.sdist is None or not found.sdist.url:
-            continue
-        verdict = judge_sdist(found, target, downloader=index)
-        override = [f"setuptools=={verdict.newest_good}"] if verdict.newest_good else []
-        try:
-            data = _download(
-                p, found.sdist.url, found.sdist.sha256 or "", found.sdist.filename, index
-            )
-        except SapperError:
-            continue
-        with tempfile.TemporaryDirectory(prefix="sapper-nearest-") as tmp:
-            archive = Path(tmp) / found.sdist.filename
-            archive.write_bytes(data)
-            if builder.build(archive, mode="wheel", override=override).outcome == "ok":
-                return str(version)
-    return None
+    candidates = [str(v) for v in sorted(versions)]
+    memo: dict[str, bool] = {}
+
+    def installs(version: str) -> bool:
+        if version not in memo:
+            memo[version] = _installs_here(p.name, version, builder, index, files_of)
+        return memo[version]
+
+    if not candidates or not installs(candidates[-1]):
+        return None
+    lo, hi = -1, len(candidates) - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if installs(candidates[mid]):
+            hi = mid
+        else:
+            lo = mid
+    return candidates[hi]
+
+
+def _installs_here(
+    name: str,
+    version: str,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]],
+) -> bool:
+    """Whether ``name==version`` has a wheel for this interpreter, or its sdist builds."""
+    from .._exceptions import SapperError
+    from . import PackageAudit
+    from .inputs import Entry, InputSet
+    from .resolve import resolve_entry, target_environment
+    from .verdicts import judge_sdist
+
+    target = target_environment()
+    inputs = InputSet(path="", format="requirements", entries=())
+    entry = Entry(name=name, version=version, specifier=f"=={version}")
+    try:
+        found = resolve_entry(entry, inputs, target, files_of=files_of)
+    except SapperError:
+        return False
+    if found.source == "wheel":
+        return True
+    if found.source != "sdist" or found.sdist is None or not found.sdist.url:
+        return False
+    verdict = judge_sdist(found, target, downloader=index)
+    override = [f"setuptools=={verdict.newest_good}"] if verdict.newest_good else []
+    p = PackageAudit(name=name, version=version, origin="", source="sdist", how="")
+    try:
+        data = _download(p, found.sdist.url, found.sdist.sha256 or "", found.sdist.filename, index)
+    except SapperError:
+        return False
+    with tempfile.TemporaryDirectory(prefix="sapper-nearest-") as tmp:
+        archive = Path(tmp) / found.sdist.filename
+        archive.write_bytes(data)
+        return builder.build(archive, mode="wheel", override=override).outcome == "ok"
 
 
 #: Build errors that name a setuptools removal, and the release that made it: when a build
@@ -562,8 +588,26 @@ def build_wheelhouse(
         verified=verified,
         verify_log=log,
         missing=missing,
-        advice=tuple(advise(m, items, report, out) for m in missing),
+        advice=_advice(missing, items, report, out),
     )
+
+
+def _advice(
+    missing: Sequence[str], items: Sequence[WheelhouseItem], report: AuditReport, out: Path
+) -> tuple[str, ...]:
+    """Advice for each requirement pip missed, then for each failed item pip did not reach
+    (it stops at the first distribution it cannot find)."""
+    from packaging.utils import canonicalize_name
+
+    if not missing:
+        return ()
+    named = {canonicalize_name(re.split(r"[<>=!~;\[ ]", m, maxsplit=1)[0]) for m in missing}
+    later = [
+        f"{i.name}=={i.version}"
+        for i in items
+        if i.action == "failed" and canonicalize_name(i.name) not in named
+    ]
+    return tuple(advise(m, items, report, out) for m in (*missing, *later))
 
 
 _MISSING = re.compile(
