@@ -307,8 +307,8 @@ def _local_hash(f: FileRef) -> FileRef:
 
 def _closure_note(closure: Closure, inputs: InputSet, label: str) -> str:
     under = (
-        f", under the build constraints {', '.join(closure.build_constraints)} (their "
-        "metadata fails with today's setuptools)"
+        f", under the build constraints {', '.join(closure.build_constraints)} (without "
+        "them pip cannot prepare the metadata of some sdists)"
         if closure.build_constraints
         else ""
     )
