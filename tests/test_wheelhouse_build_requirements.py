@@ -138,3 +138,34 @@ def test_an_unlisted_dependency_is_bisected_then_the_tree_resolved(
         "needhelper-1.0-py3-none-any.whl",
         "top2-1.0-py3-none-any.whl",
     ]
+
+
+def test_audit_verify_resolves_the_tree_under_what_the_builds_found(
+    tmp_path: Path, index_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    require_sandbox()
+    import json
+
+    from sapper.cli import main
+    from tests.closure_fixtures import wheel as make_wheel
+
+    make_wheel(index_dir, "top2", "1.0", ["needhelper"])
+    for file in setuptools_wheels():
+        shutil.copy(file, index_dir)
+    builder = _builder(tmp_path, index_dir)
+    req = tmp_path / "requirements.txt"
+    req.write_text("top2\n")
+    code = main(
+        [
+            *("audit", str(req), "--no-index", "-f", str(index_dir), "--verify"),
+            *("--format", "json", "--cache-dir", str(builder.cache_dir)),
+        ]
+    )
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1  # needhelper fails today without the constraint
+    assert doc["closure"]["resolved"] is True
+    assert doc["closure"]["build_constraints"] == [f"{HELPER}<2.0"]
+    by_name = {p["name"]: p for p in doc["packages"]}
+    assert by_name["needhelper"]["origin"] == "required by top2 1.0"
+    assert by_name["needhelper"]["verdict"]["build_constraints"] == [f"{HELPER}<2.0"]
+    assert by_name["needhelper"]["real"]["outcome"] == "builds"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -60,10 +60,44 @@ def verify_report(
     index: Index,
     files_of: Callable[[str], list[FileRef]] | None = None,
     on_package: Callable[[int, int, str], None] | None = None,
+    reaudit: Callable[[Sequence[str]], AuditReport] | None = None,
 ) -> AuditReport:
     """``report`` with every sdist built for real (:attr:`PackageAudit.real`) and its
     verdict corrected by the build (see the module docstring). Builds run for the running
-    interpreter: ``report`` must target it."""
+    interpreter: ``report`` must target it.
+
+    ``reaudit(build_constraints)`` audits the input again with pip's resolver given those
+    constraints: when pip could not resolve the tree and the builds found constraints on
+    other build requirements (``cython<3.0.0``), the tree is resolved again under them and
+    its sdists built too (those built already are not built again).
+    """
+    known: dict[tuple[str, str | None], RealBuild] = {}
+    verified = _verify_all(report, builder, index, files_of, on_package, known)
+    found = tuple(
+        dict.fromkeys(
+            c for p in verified.packages if p.real is not None for c in p.real.build_constraints
+        )
+    )
+    if (
+        reaudit is not None
+        and found
+        and report.closure is not None
+        and report.closure.report is None
+    ):
+        again = reaudit(found)
+        if again.closure is not None and again.closure.report is not None:
+            return _verify_all(again, builder, index, files_of, on_package, known)
+    return verified
+
+
+def _verify_all(  # noqa: PLR0917 - private, called twice with the same arguments
+    report: AuditReport,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]] | None,
+    on_package: Callable[[int, int, str], None] | None,
+    known: dict[tuple[str, str | None], RealBuild],
+) -> AuditReport:
     from .wheelhouse import _build_one
 
     built = [p for p in report.packages if p.source == "sdist"]
@@ -72,8 +106,10 @@ def verify_report(
         for i, p in enumerate(built):
             if on_package is not None:
                 on_package(i, len(built), p.name)
-            item = _build_one(p, Path(tmp), builder, index, files_of)
-            real = _real(item)
+            real = known.get((p.name, p.version))
+            if real is None:
+                real = _real(_build_one(p, Path(tmp), builder, index, files_of))
+                known[(p.name, p.version)] = real
             done[id(p)] = dataclasses.replace(
                 p, real=real, verdict=_corrected(p.verdict, real) if p.verdict else None
             )

@@ -253,6 +253,7 @@ def _verify(args: argparse.Namespace, report: AuditReport) -> AuditReport:
         builder=builder,
         index=Index(index_url, cache_dir=args.cache_dir),
         files_of=files_of,
+        reaudit=lambda found: run_audit(args, target=True, build_constraints=found),
     )
 
 
