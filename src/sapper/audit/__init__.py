@@ -16,9 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import SapperError
-from .inputs import FormatControl, InputSet, read_input
-from .resolve import IndexFiles, Resolution, Source, resolve_entry, target_environment
+from .inputs import Entry, FileRef, FormatControl, InputSet, read_input
+from .resolve import (
+    Closure,
+    IndexFiles,
+    Resolution,
+    Source,
+    resolve_closure,
+    resolve_entry,
+    target_environment,
+)
 from .verdicts import BuildVerdict, judge_sdist
+from .verify import RealBuild
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -50,6 +59,8 @@ class PackageAudit:
     sdist_sha256: str | None = None
     verdict: BuildVerdict | None = None
     error: str | None = None
+    #: What a real, sandboxed build gave (``sapper audit --verify``); None: not built.
+    real: RealBuild | None = None
 
     @property
     def fails(self) -> bool:
@@ -65,6 +76,11 @@ class AuditReport:
     packages: tuple[PackageAudit, ...]
     notes: tuple[str, ...] = ()
     enforce_deprecations: bool = False
+    #: How a requirements file's dependency closure was resolved (None: not tried, the
+    #: input pins its releases, or the target is not the running interpreter).
+    closure: Closure | None = None
+    #: Every sdist was built for real and its verdict corrected (``--verify``).
+    verified: bool = False
 
     @property
     def failing(self) -> tuple[PackageAudit, ...]:
@@ -88,8 +104,18 @@ def audit(
     enforce_deprecations: bool = False,
     cache_dir: Path | None = None,
     on_package: Callable[[int, int, str], None] | None = None,
+    closure: bool = True,
+    sandbox: bool = True,
+    build_constraints: Sequence[str] = (),
 ) -> AuditReport:
     """Audit the requirements file, lock file or pip report at ``path``.
+
+    With ``closure`` (the default), a requirements file is resolved by pip's own resolver
+    into its whole dependency tree for the running interpreter
+    (:func:`sapper.audit.resolve.resolve_closure`, in the sandbox unless ``sandbox`` is
+    False), so that the dependencies it does not list are judged too; when pip cannot
+    resolve it, or the target is another interpreter, the listed lines are audited and a
+    note says why. ``build_constraints`` are given to pip's resolver from its first round.
 
     ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``no_index``
     reads no index at all, as pip's ``--no-index``; ``find_links`` adds local directories
@@ -114,6 +140,56 @@ def audit(
         urls = []
     files_of = IndexFiles(urls, [*inputs.find_links, *find_links], cache_dir=cache_dir)
     downloader = Index(urls[0] if urls else DEFAULT_INDEX_URL, cache_dir=cache_dir)
+    resolved: Closure | None = None
+    notes = list(inputs.notes)
+    input_format = inputs.format
+    if closure and inputs.format == "requirements":
+        if not target.native:
+            notes.append(
+                "the dependencies of the listed lines are not resolved for --python/--platform "
+                "(pip resolves for the running interpreter only): only the listed lines are "
+                "audited; run on the target, or give a lock or a pip report made there"
+            )
+        else:
+
+            def constraint_for(name: str, version: str) -> str | None:
+                entry = Entry(name=name, version=version, specifier=f"=={version}")
+                try:
+                    found = resolve_entry(entry, inputs, target, files_of=files_of)
+                except SapperError:
+                    return None
+                if found.source != "sdist":
+                    return None
+                judged = judge_sdist(
+                    found,
+                    target,
+                    downloader=downloader,
+                    enforce_deprecations=enforce_deprecations,
+                )
+                return judged.constraint
+
+            resolved = resolve_closure(
+                Path(path),
+                constraint_for=constraint_for,
+                index_url=index_url,
+                no_index=no_index,
+                find_links=[*find_links],
+                only_binary=only_binary,
+                no_binary=no_binary,
+                cache_dir=cache_dir,
+                sandbox=sandbox,
+                build_constraints=build_constraints,
+            )
+            if resolved.report is not None:
+                inputs = _closure_inputs(inputs, resolved, Path(path).name)
+                notes.append(_closure_note(resolved, inputs, Path(path).name))
+            else:
+                notes.append(
+                    f"pip could not resolve the dependencies of {Path(path).name} "
+                    f"({resolved.error}); only the listed lines are audited"
+                    + (", and the sdist that stopped pip" if resolved.failed else "")
+                )
+                inputs = _with_failed(inputs, resolved, Path(path).name)
     packages = []
     total = len(inputs.entries)
     for i, entry in enumerate(inputs.entries):
@@ -133,6 +209,8 @@ def audit(
                 )
             )
             continue
+        if resolved is not None and resolved.report is not None:
+            resolution = _resolved_by_pip(resolution)
         verdict = None
         if resolution.source == "sdist":
             verdict = judge_sdist(
@@ -144,12 +222,107 @@ def audit(
         packages.append(_package(entry.origin, resolution, verdict))
     return AuditReport(
         input=str(path),
-        format=inputs.format,
+        format=input_format,
         target=target.describe(),
         target_python=target.python,
         packages=tuple(packages),
-        notes=inputs.notes,
+        notes=tuple(notes),
         enforce_deprecations=enforce_deprecations,
+        closure=resolved,
+    )
+
+
+def _closure_inputs(inputs: InputSet, closure: Closure, label: str) -> InputSet:
+    """The entries of pip's report, each with where it comes from: the line of the
+    requirements file that names it, or the distributions that require it."""
+    import dataclasses
+    import json
+    import tempfile
+
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    report = closure.report or {}
+    with tempfile.TemporaryDirectory(prefix="sapper-report-") as tmp:
+        file = Path(tmp) / "report.json"
+        file.write_text(json.dumps(report), encoding="utf-8")
+        from_pip = read_input(file)
+    listed = {e.key: e.origin for e in inputs.entries}
+    items = report.get("install")
+    parents: dict[str, list[str]] = {}
+    for item in items if isinstance(items, list) else []:
+        meta = item.get("metadata") or {}
+        for text in meta.get("requires_dist") or ():
+            try:
+                child = canonicalize_name(Requirement(text).name)
+            except InvalidRequirement:
+                continue
+            parents.setdefault(child, []).append(f"{meta.get('name')} {meta.get('version')}")
+    entries = []
+    for entry in from_pip.entries:
+        origin = listed.get(entry.key)
+        if origin is None:
+            by = parents.get(entry.key)
+            origin = f"required by {', '.join(by[:3])}" if by else f"a dependency ({label})"
+        files = tuple(_local_hash(f) for f in entry.files) if entry.files else entry.files
+        entries.append(dataclasses.replace(entry, origin=origin, files=files))
+    return dataclasses.replace(inputs, format="pip-report", entries=tuple(entries))
+
+
+def _with_failed(inputs: InputSet, closure: Closure, label: str) -> InputSet:
+    """``inputs`` with the sdist whose metadata stopped pip's resolver, when the file does
+    not list it: it is built too (and the wheelhouse may find what it needs)."""
+    import dataclasses
+
+    from packaging.utils import canonicalize_name
+
+    if closure.failed is None:
+        return inputs
+    name, version = closure.failed
+    if any(e.key == canonicalize_name(name) for e in inputs.entries):
+        return inputs
+    entry = Entry(
+        name=name,
+        version=version,
+        specifier=f"=={version}",
+        origin=f"a dependency ({label}) whose metadata stopped pip's resolver",
+    )
+    return dataclasses.replace(inputs, entries=(*inputs.entries, entry))
+
+
+def _local_hash(f: FileRef) -> FileRef:
+    """A file of a --find-links directory with its sha256 (pip's report gives none)."""
+    import dataclasses
+    import hashlib
+    from urllib.parse import unquote, urlsplit
+
+    if f.sha256 or not f.url or not f.url.startswith("file:"):
+        return f
+    try:
+        data = Path(unquote(urlsplit(f.url).path)).read_bytes()
+    except OSError:
+        return f
+    return dataclasses.replace(f, sha256=hashlib.sha256(data).hexdigest())
+
+
+def _closure_note(closure: Closure, inputs: InputSet, label: str) -> str:
+    under = (
+        f", under the build constraints {', '.join(closure.build_constraints)} (without "
+        "them pip cannot prepare the metadata of some sdists)"
+        if closure.build_constraints
+        else ""
+    )
+    return (
+        f"the whole dependency tree of {label} was resolved by {closure.pip} "
+        f"(pip install --dry-run --report){under}: {len(inputs.entries)} distributions"
+    )
+
+
+def _resolved_by_pip(r: Resolution) -> Resolution:
+    import dataclasses
+
+    return dataclasses.replace(
+        r, how=r.how.replace("chosen by pip (report)", "chosen by pip's resolver")
     )
 
 
@@ -195,6 +368,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
             "newest_good_setuptools": v.newest_good,
             "good_setuptools": list(v.good),
             "constraint": v.constraint,
+            "build_constraints": list(v.build_constraints),
             "reason": v.reason,
             "findings": [
                 {
@@ -215,6 +389,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         "input": {"path": report.input, "format": report.format},
         "target": {"description": report.target, "python": report.target_python},
         "enforce_deprecations": report.enforce_deprecations,
+        "verified": report.verified,
         "packages": [
             {
                 "name": p.name,
@@ -227,6 +402,15 @@ def report_json(report: AuditReport) -> dict[str, Any]:
                 "sdist_sha256": p.sdist_sha256,
                 "error": p.error,
                 "verdict": verdict(p.verdict),
+                "real": None
+                if p.real is None
+                else {
+                    "outcome": p.real.outcome,
+                    "setuptools": p.real.setuptools,
+                    "build_constraints": list(p.real.build_constraints),
+                    "reason": p.real.reason,
+                    "suggestion": p.real.suggestion,
+                },
             }
             for p in report.packages
         ],
@@ -246,4 +430,13 @@ def report_json(report: AuditReport) -> dict[str, Any]:
             "unbuildable": list(plan.unbuildable),
         },
         "notes": list(report.notes),
+        "closure": None
+        if report.closure is None
+        else {
+            "resolved": report.closure.report is not None,
+            "resolver": report.closure.pip,
+            "build_constraints": list(report.closure.build_constraints),
+            "rounds": list(report.closure.rounds),
+            "error": report.closure.error or None,
+        },
     }

@@ -493,18 +493,20 @@ def _drop_root() -> list[str]:
     ]
 
 
-def _base_argv(bwrap: str, workdir: Path, readonly: Sequence[Path]) -> list[str]:
+#: Files of /etc a command with the network needs (name resolution, certificates).
+_ETC_NETWORK = ("/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/ca-certificates")
+
+
+def _base_argv(
+    bwrap: str, workdir: Path, readonly: Sequence[Path], *, network: bool = False
+) -> list[str]:
     argv = [bwrap, "--die-with-parent", "--new-session"]
     if os.geteuid() == 0:
-        argv += [
-            "--unshare-net",
-            "--unshare-ipc",
-            "--unshare-pid",
-            "--unshare-uts",
-            "--unshare-cgroup-try",
-        ]
+        argv += [] if network else ["--unshare-net"]
+        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
     else:
         argv += ["--unshare-all", "--cap-drop", "ALL"]
+        argv += ["--share-net"] if network else []
     for path in _SYSTEM:
         p = Path(path)
         if p.is_symlink():
@@ -516,6 +518,9 @@ def _base_argv(bwrap: str, workdir: Path, readonly: Sequence[Path]) -> list[str]
     for path in _ETC:
         if Path(path).exists():
             argv += ["--ro-bind", path, path]
+    for path in _ETC_NETWORK if network else ():
+        if Path(path).exists():
+            argv += ["--ro-bind", os.path.realpath(path), path]
     argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
     argv += ["--perms", "0755", "--tmpfs", "/run"]
     made.update(("/tmp", "/run"))
@@ -584,10 +589,13 @@ def sandbox_argv(
     readonly: Sequence[Path] = (),
     writable: Sequence[Path] = (),
     sandbox: bool = True,
+    network: bool = False,
 ) -> list[str]:
     """The command line that runs ``argv`` confined as :func:`run_sandboxed` describes
     (``argv`` itself with ``sandbox=False``). As root, this also hands ``workdir`` and
-    ``writable`` to the unprivileged build user.
+    ``writable`` to the unprivileged build user. ``network`` keeps the host's network
+    (and the files of /etc that name resolution and certificates need): only for a
+    command that must reach an index, such as pip's resolver.
 
     :raises SandboxError: when the sandbox is asked for and not available.
     """
@@ -595,7 +603,7 @@ def sandbox_argv(
     if not sandbox:
         return full
     bwrap = check_sandbox()
-    prefix = _base_argv(bwrap, workdir, readonly)
+    prefix = _base_argv(bwrap, workdir, readonly, network=network)
     for path in writable:
         prefix += ["--bind", str(path), str(path)]
     prefix += ["--chdir", str(cwd), "--clearenv"]
@@ -652,13 +660,15 @@ def run_sandboxed(
     sandbox: bool = True,
     log: Path | None = None,
     output_limit: int = 64 * 1024,
+    network: bool = False,
 ) -> SandboxRun:
     """Run ``argv`` in ``cwd`` with exactly ``env`` as its environment, confined.
 
     ``workdir`` (and each of ``writable``) is the only writable place; ``readonly`` paths
     are visible read-only at their own paths. The combined output goes to ``log`` (default
     ``workdir/.sapper-log``); its tail is returned. With ``sandbox=False`` the command runs
-    unconfined (resource caps and timeout still apply).
+    unconfined (resource caps and timeout still apply). ``network``: see
+    :func:`sandbox_argv`.
 
     :raises SandboxError: when the sandbox is asked for and not available.
     """
@@ -672,6 +682,7 @@ def run_sandboxed(
         readonly=readonly,
         writable=writable,
         sandbox=sandbox,
+        network=network,
     )
     start = time.monotonic()
     timed_out = False

@@ -71,6 +71,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     parser.add_argument("--good", metavar="VERSION", help="bisect: a release with the old outcome")
     parser.add_argument("--bad", metavar="VERSION", help="bisect: a release with the new outcome")
+    parser.add_argument(
+        "--package",
+        metavar="NAME",
+        default="setuptools",
+        help="bisect: the build requirement whose releases are bisected (default setuptools; "
+        "Cython, wheel, setuptools-scm...), pinned in every build",
+    )
+    parser.add_argument(
+        "--pin",
+        metavar="REQ",
+        action="append",
+        default=[],
+        help="bisect: also pin this build requirement in every build, such as "
+        "setuptools==81.0.0 while --package Cython is bisected (repeatable)",
+    )
     parser.add_argument("--baseline", metavar="BACKEND", help="the reference backend")
     parser.add_argument("--candidate", metavar="BACKEND", help="the backend under test")
     parser.add_argument(
@@ -319,8 +334,9 @@ class _Bar:
 
 def _run_bisect(args: argparse.Namespace) -> int:
     if len(args.sources) != 2 or not args.good or not args.bad:
-        msg = "write: sapper canary bisect TARGET --good VERSION --bad VERSION"
+        msg = "write: sapper canary bisect TARGET --good VERSION --bad VERSION [--package NAME]"
         raise UsageError(msg)
+    package = args.package
     from ..build import Builder, Limits
     from ..canary.bisect import bisect, changelog_url, releases_between
     from ..canary.model import parse_env
@@ -336,7 +352,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
             msg = "bisect needs the download cache; do not disable it"
             raise UsageError(msg)
         target = download.path
-    files = index.sdists("setuptools")
+    files = [f for f in index.files(package) if f.kind in ("sdist", "wheel")]
     releases = releases_between(
         [f.version for f in files],
         args.good,
@@ -344,7 +360,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
         yanked=[f.version for f in files if f.yanked],
     )
     if len(releases) < 2:
-        msg = f"no setuptools releases between {args.good} and {args.bad}"
+        msg = f"no {package} releases between {args.good} and {args.bad}"
         raise UsageError(msg)
     from ..canary.engine import default_work_dir
 
@@ -362,7 +378,9 @@ def _run_bisect(args: argparse.Namespace) -> int:
         builder=builder,
         mode=args.mode,
         env=parse_env(args.candidate_env),
-        on_step=_show_step,
+        on_step=lambda step: _show_step(step, package),
+        package=package,
+        pins=args.pin,
     )
     if not result.changes:
         sys.stdout.write(
@@ -373,12 +391,13 @@ def _run_bisect(args: argparse.Namespace) -> int:
     how = "every release built" if result.exhaustive else "binary search"
     sys.stdout.write(f"{target.name}: outcome changes ({how}):\n")
     for version, before, after in result.changes:
-        sys.stdout.write(f"  {version}: {before} -> {after}  {changelog_url(version)}\n")
+        url = changelog_url(version, package)
+        sys.stdout.write(f"  {package} {version}: {before} -> {after}{'  ' + url if url else ''}\n")
     if result.exhaustive and len(result.changes) > 1:
         sys.stdout.write("  the outcome changed and changed back: the history is not monotone\n")
     return 0
 
 
-def _show_step(step: Any) -> None:
+def _show_step(step: Any, package: str = "setuptools") -> None:
     detail = f" ({step.signature})" if step.signature else ""
-    sys.stderr.write(f"  setuptools {step.version}: {step.outcome}{detail}\n")
+    sys.stderr.write(f"  {package} {step.version}: {step.outcome}{detail}\n")

@@ -82,6 +82,7 @@ NO_SANDBOX_WARNING = (
 
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import SandboxError
+    from ..audit.resolve import IndexFiles
     from ..audit.wheelhouse import build_wheelhouse
     from ..build import Builder, Limits
     from ..pypi import DEFAULT_INDEX_URL, Index
@@ -108,6 +109,11 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     index = Index(args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir)
+    files_of = IndexFiles(
+        [] if args.no_index else [args.index_url or DEFAULT_INDEX_URL],
+        [str(Path(p).resolve()) for p in args.find_links],
+        cache_dir=args.cache_dir,
+    )
     try:
         result = build_wheelhouse(
             report,
@@ -116,8 +122,28 @@ def _run(args: argparse.Namespace) -> int:
             index=index,
             complete=args.complete,
             verify=args.verify,
+            requirements=args.input if report.format == "requirements" else None,
+            files_of=files_of,
             on_item=progress,
         )
+        found = tuple(dict.fromkeys(c for i in result.items for c in i.build_constraints))
+        if found and report.closure is not None and report.closure.report is None:
+            # the builds found what the resolver lacked (cython<3.0.0): resolve again
+            again = run_audit(args, target=False, build_constraints=found)
+            if again.closure is not None and again.closure.report is not None:
+                report = again
+                result = build_wheelhouse(
+                    report,
+                    args.output,
+                    builder=builder,
+                    index=index,
+                    complete=args.complete,
+                    verify=args.verify,
+                    requirements=args.input if report.format == "requirements" else None,
+                    files_of=files_of,
+                    on_item=progress,
+                    reuse=result.items,
+                )
     finally:
         if show:
             sys.stderr.write("\r\x1b[K")
@@ -139,10 +165,31 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif result.verified is False:
         out.write("The offline install from the directory FAILED:\n" + result.verify_log + "\n")
+        for advice in result.advice:
+            out.write(f"missing: {advice}\n")
     from ..audit.verdicts import next_release
     from ..versions import catalogue
 
+    for note in report.notes:
+        out.write(f"note: {note}\n")
     for item in result.items:
+        if item.unfixable:
+            nearest = (
+                f"; the nearest release that installs here is {item.suggestion}"
+                if item.suggestion
+                else "; no newer release tried installs here"
+            )
+            out.write(
+                f"note: no setuptools builds {item.name} {item.version} here (not a setuptools "
+                f"removal: a cap would not help){nearest}.\n"
+            )
+        for constraint in item.build_constraints:
+            out.write(
+                f"note: {item.name} {item.version} needs the build constraint `{constraint}` "
+                "(found by bisecting real builds): add the line to pip's --build-constraint "
+                "file (global), or give it to this package alone in uv's "
+                "[tool.uv.extra-build-dependencies] or Poetry's [tool.poetry.build-constraints].\n"
+            )
         if item.beyond_static and item.setuptools:
             upper = next_release(catalogue(), item.setuptools)
             out.write(
