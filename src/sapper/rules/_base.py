@@ -156,16 +156,17 @@ def rules_for(
     *,
     present: Container[str] | None = None,
 ) -> tuple[Rule, ...]:
-    """The rules ``--select``/``--ignore`` (codes or prefixes) let run, by code; only their
+    """The rules ``--select``/``--ignore`` (codes or prefixes; the most specific selector
+    decides, as :func:`sapper.selection.selected` says) let run, by code; only their
     modules are imported. With ``present`` (the project's file paths), the rules that cannot
     report without a file it lacks are left out (``sapper.rules._index.NEEDS_FILE``)."""
+    from ..selection import selected
     from ._index import NEEDS_FILE
 
     codes = sorted(
         c
         for c in rule_index()
-        if (not select or c.startswith(select))
-        and not (ignore and c.startswith(ignore))
+        if selected(c, select, ignore)
         and (present is None or c not in NEEDS_FILE or NEEDS_FILE[c] in present)
     )
     _load(codes)
@@ -173,7 +174,10 @@ def rules_for(
 
 
 def slug_of(code: str) -> str:
-    """The slug of rule ``code`` (the rule registers before any check runs)."""
+    """The slug of rule ``code``, whichever rules were chosen to run: rules of a family share
+    one detection (``setup_cfg._shared``), which may build a finding of a rule left out by
+    ``--ignore``, whose module is then imported here."""
+    _load((code,))
     return _REGISTRY[code].slug
 
 
