@@ -13,7 +13,16 @@ from typing import NamedTuple
 from ._directory import read_directory
 from ._exceptions import SapperError, TargetError, UsageError
 from ._files import ProjectFiles, is_sdist_filename
-from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
+from .model import (
+    ErrorRecord,
+    Finding,
+    Outcome,
+    Project,
+    Status,
+    TargetKind,
+    TargetResult,
+    Verdict,
+)
 from .project import BuildSystem, identify
 from .rules import Context, rules_for
 from .versions import Catalogue, catalogue, contains
@@ -99,8 +108,14 @@ def failing_codes(
 
 
 def _verdict(
-    findings: Sequence[Finding], bs: BuildSystem, options: Options, cat: Catalogue
+    findings: Sequence[Finding],
+    bs: BuildSystem,
+    options: Options,
+    cat: Catalogue,
+    unreadable: str | None = None,
 ) -> Verdict:
+    """The verdict for the evaluated setuptools; ``unreadable`` (a file the build reads
+    that sapper's rules could not, see :func:`_unreadable`) turns "builds" into "unknown"."""
     from .stages import stages_for
 
     enforce = options.enforce_deprecations
@@ -134,10 +149,14 @@ def _verdict(
     because = failing_codes(findings, version, enforce=enforce)
     if bs.uses_setuptools == "assumed":
         reason += f"; in-tree backend {bs.backend} assumed to wrap setuptools"
+    outcome: Outcome = "fails" if because else "builds"
+    if not because and unreadable:
+        # the rules could not read a file the build reads: never "builds" on a guess
+        outcome, reason = "unknown", f"{unreadable} ({reason})"
     return Verdict(
         setuptools=version,
         enforce_deprecations=enforce,
-        outcome="fails" if because else "builds",
+        outcome=outcome,
         because=because,
         reason=reason,
         stages=stages_for(findings, version, enforce=enforce, today=options.today or _today()),
@@ -182,18 +201,20 @@ def check_files(
             target=target, kind=kind, project=project or Project(), errors=(nothing,), sha256=sha256
         )
     cat = catalogue()
-    ctx = Context(files=files, catalogue=cat, today=options.today or _today())
+    ctx = Context(
+        files=files, catalogue=cat, today=options.today or _today(), python=options.python
+    )
     pyproject = ctx.pyproject.parsed
     bs = ctx.pyproject.build_system
     findings: list[Finding] = []
     errors: list[ErrorRecord] = []
-    if bs.error:
-        errors.append(ErrorRecord(type="pyproject", message=bs.error))
     if bs.uses_setuptools != "no":
         # the rules that cannot report without a file the project lacks are not even imported
         for rule in rules_for(options.select, options.ignore, present=files.files):
             findings.extend(rule.check(ctx))
     findings = _reachable(findings, bs, cat)
+    if bs.error and not any(f.code == "PP900" for f in findings):
+        errors.append(ErrorRecord(type="pyproject", message=bs.error))
     suppressed = 0
     unused: list[Finding] = []
     if options.suppressions and options.unused_suppressions and bs.uses_setuptools != "no":
@@ -208,7 +229,7 @@ def check_files(
             per_file_ignores=options.per_file_ignores,
         )
         findings, suppressed = list(split.kept), len(split.suppressed)
-    verdict = _verdict(findings, bs, options, cat)
+    verdict = _verdict(findings, bs, options, cat, _unreadable(ctx, findings))
     if suppressed:
         word = "finding" if suppressed == 1 else "findings"
         note = f"; {suppressed} {word} suppressed (not counted in this verdict)"
@@ -227,6 +248,32 @@ def check_files(
         sha256=sha256,
         uses_setuptools=bs.uses_setuptools != "no",
     )
+
+
+def _unreadable(ctx: Context, findings: Sequence[Finding]) -> str | None:
+    """Why a file the build reads could not be read by the rules, when no finding of the
+    rule that reports it (SP900, PP900, SC003-SC006) is among ``findings`` (left out,
+    suppressed, or not certain); None when every such file was read."""
+    reported = {f.code for f in findings}
+    problem = ctx.setup_py.syntax_error(ctx.target_python)
+    if problem is not None and "SP900" not in reported:
+        import sys
+
+        where = f"line {problem.line}: " if problem.line is not None else ""
+        text = f"setup.py does not compile ({where}{problem.message})"
+        here = f"{sys.version_info.major}.{sys.version_info.minor}"
+        if not problem.certain:
+            return (
+                f"{text} with the grammar of Python {here}, which sapper runs on; Python "
+                f"{problem.python} may read it: run sapper on Python {problem.python} to know"
+            )
+        return f"{text} on Python {problem.python}, so the setup.py rules could not read it"
+    error = ctx.pyproject.parsed.error
+    if error is not None and "PP900" not in reported:
+        return f"{error}, so the rules could not read it"
+    if ctx.setup_cfg.unreadable and not reported & {"SC003", "SC004", "SC005", "SC006"}:
+        return "configparser cannot read setup.cfg as setuptools reads it, so the rules could not"
+    return None
 
 
 def _unused_suppressions(

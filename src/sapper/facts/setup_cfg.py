@@ -112,6 +112,12 @@ class SetupCfgFacts:
         return () if failed else values
 
     @property
+    def unreadable(self) -> bool:
+        """Whether configparser fails on the file as current setuptools reads it (UTF-8;
+        a syntax, duplicate or interpolation error): SC003-SC006 say which."""
+        return self._current[1]
+
+    @property
     def values_partial(self) -> tuple[CfgValue, ...]:
         """Like :attr:`values`, but when configparser fails, the options read before the
         error."""

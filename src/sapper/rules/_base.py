@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Container, Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..facts import ProjectFacts
 from ..model import Finding, Reference, version_summary
+
+if TYPE_CHECKING:
+    import datetime as _dt
+
+    from ..sources import ProjectFiles
+    from ..versions import Catalogue
 
 __all__ = [
     "FAMILIES",
@@ -27,7 +33,30 @@ FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 class Context(ProjectFacts):
     """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
     ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
-    catalogue and today's date; and the one way a check emits a finding (:meth:`report`)."""
+    catalogue and today's date; the Python version the verdict is for (``python``, as
+    ``--python`` gives it; None: the interpreter sapper runs on, see :meth:`target_python`);
+    and the one way a check emits a finding (:meth:`report`)."""
+
+    def __init__(
+        self,
+        *,
+        files: ProjectFiles,
+        catalogue: Catalogue,
+        today: _dt.date,
+        python: str | None = None,
+    ) -> None:
+        super().__init__(files=files, catalogue=catalogue, today=today)
+        self.python = python
+
+    @property
+    def target_python(self) -> tuple[int, int]:
+        """(major, minor) of the Python the build runs on: ``python``, or this interpreter."""
+        import sys
+
+        if self.python:
+            major, minor, *_ = (*self.python.split("."), "0")
+            return int(major), int(minor)
+        return sys.version_info.major, sys.version_info.minor
 
     def report(
         self,
