@@ -46,10 +46,13 @@ def _today() -> _dt.date:
 class Options(NamedTuple):
     """How to evaluate targets.
 
-    ``setuptools`` pins the version the verdict is for; by default it is the newest
-    release the project's ``build-system.requires`` (and ``python``) allow, as a PEP 517
-    frontend would install. Downloads are cached in ``cache_dir`` (default: the user cache,
-    ``$SAPPER_CACHE_DIR``); ``no_cache`` disables the cache altogether.
+    ``setuptools`` pins the version the verdict is for, with every finding (a version
+    ``build-system.requires`` rules out is what a build without isolation gets, and the
+    verdict says so: ``Verdict.excluded_by``); by default it is the newest release the
+    project's ``build-system.requires`` (and ``python``) allow, as a PEP 517 frontend would
+    install, and findings that concern only versions the requirements rule out are dropped.
+    Downloads are cached in ``cache_dir`` (default: the user cache, ``$SAPPER_CACHE_DIR``);
+    ``no_cache`` disables the cache altogether.
     """
 
     setuptools: str | None = None
@@ -126,9 +129,12 @@ def _verdict(
             outcome="unknown",
             reason=f"built with {bs.backend}, not setuptools; sapper models setuptools only",
         )
+    excluded_by: str | None = None
     if options.setuptools:
         version = cat.validate_version(options.setuptools)
         reason = "--setuptools"
+        if bs.setuptools is not None and not bs.setuptools.contains(version, prereleases=True):
+            excluded_by = str(bs.setuptools)
     else:
         chosen = cat.select(bs.setuptools, python=options.python)
         if chosen is None:
@@ -153,12 +159,24 @@ def _verdict(
     if not because and unreadable:
         # the rules could not read a file the build reads: never "builds" on a guess
         outcome, reason = "unknown", f"{unreadable} ({reason})"
+    if excluded_by is not None:
+        without = {
+            "fails": f"fails because of {', '.join(because)}",
+            "builds": "builds (as far as sapper's rules can tell)",
+            "unknown": "may fail",
+        }[outcome]
+        reason += (
+            f"; build-system.requires allows setuptools{excluded_by}, so an isolated build "
+            f"never gets {version}; a build without isolation, as distributions build, "
+            f"{without}"
+        )
     return Verdict(
         setuptools=version,
         enforce_deprecations=enforce,
         outcome=outcome,
         because=because,
         reason=reason,
+        excluded_by=excluded_by,
         stages=stages_for(findings, version, enforce=enforce, today=options.today or _today()),
     )
 
@@ -212,7 +230,10 @@ def check_files(
         # the rules that cannot report without a file the project lacks are not even imported
         for rule in rules_for(options.select, options.ignore, present=files.files):
             findings.extend(rule.check(ctx))
-    findings = _reachable(findings, bs, cat)
+    if not options.setuptools:
+        # an explicit version is evaluated as asked, whatever build-system.requires allows
+        # (a build without isolation gets it): every finding counts
+        findings = _reachable(findings, bs, cat)
     if bs.error and not any(f.code == "PP900" for f in findings):
         errors.append(ErrorRecord(type="pyproject", message=bs.error))
     suppressed = 0
