@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
-from helpers import check
+from helpers import DATA, check
 
 from sapper.render.json import render_json
 from sapper.render.sarif import sarif_log
 from sapper.render.text import Style, render_text
+
+SARIF_SCHEMA = json.loads((DATA / "schemas" / "sarif-schema-2.1.0.json").read_text("utf-8"))
 
 PKG_RESOURCES = {
     "setup.py": "import pkg_resources\nfrom setuptools import setup\n"
@@ -85,6 +88,7 @@ def test_outside_the_requirements_in_every_format() -> None:
     assert verdict["excluded_by_requires"] == "<72"
     assert "a build without isolation" in verdict["reason"]
     log = sarif_log([result])
+    jsonschema.validate(log, SARIF_SCHEMA)
     run = log["runs"][0]
     assert [r["properties"]["excludedByRequires"] for r in run["results"]] == ["<72"]
     notes = run["invocations"][0]["toolExecutionNotifications"]
