@@ -155,7 +155,31 @@ def test_unreadable_setup_cfg_left_out_is_unknown() -> None:
     result = check(files, ignore=("SC005",))
     assert result.verdict is not None
     assert result.verdict.outcome == "unknown"
-    assert "configparser cannot read setup.cfg" in result.verdict.reason
+    assert "configparser cannot read setup.cfg as setuptools 84.2.1" in result.verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "setuptools", "outcome"),
+    [
+        # setuptools skips the install-* directory options in a virtual environment (as the
+        # isolated build is): the bad interpolation is never read
+        pytest.param(
+            "[metadata]\nname = a\n[install]\ninstall-lib = %(nope)s\n",
+            "84.2.1",
+            "builds",
+            id="skipped-in-a-venv",
+        ),
+        # a `coding:` comment naming no codec stops only 40.7.0-40.9.0 (SC003)
+        pytest.param("# coding: nope\n[metadata]\nname = a\n", "40.8.0", "unknown", id="codec"),
+        pytest.param("# coding: nope\n[metadata]\nname = a\n", "41.0.0", "builds", id="utf8"),
+    ],
+)
+def test_unreadable_setup_cfg_is_judged_per_release(
+    text: str, setuptools: str, outcome: str
+) -> None:
+    result = check({"setup.cfg": text}, ignore=("SC",), setuptools=setuptools)
+    assert result.verdict is not None
+    assert result.verdict.outcome == outcome, result.verdict.reason
 
 
 def test_readable_files_keep_their_verdict() -> None:

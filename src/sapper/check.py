@@ -115,10 +115,11 @@ def _verdict(
     bs: BuildSystem,
     options: Options,
     cat: Catalogue,
-    unreadable: str | None = None,
+    unreadable: Callable[[str], str | None] | None = None,
 ) -> Verdict:
-    """The verdict for the evaluated setuptools; ``unreadable`` (a file the build reads
-    that sapper's rules could not, see :func:`_unreadable`) turns "builds" into "unknown"."""
+    """The verdict for the evaluated setuptools; ``unreadable(version)`` (a file the build
+    reads that sapper's rules could not, see :func:`_unreadable`) turns "builds" into
+    "unknown"."""
     from .stages import stages_for
 
     enforce = options.enforce_deprecations
@@ -156,9 +157,10 @@ def _verdict(
     if bs.uses_setuptools == "assumed":
         reason += f"; in-tree backend {bs.backend} assumed to wrap setuptools"
     outcome: Outcome = "fails" if because else "builds"
-    if not because and unreadable:
+    problem = None if because or unreadable is None else unreadable(version)
+    if problem:
         # the rules could not read a file the build reads: never "builds" on a guess
-        outcome, reason = "unknown", f"{unreadable} ({reason})"
+        outcome, reason = "unknown", f"{problem} ({reason})"
     if excluded_by is not None:
         without = {
             "fails": f"fails because of {', '.join(because)}",
@@ -250,7 +252,9 @@ def check_files(
             per_file_ignores=options.per_file_ignores,
         )
         findings, suppressed = list(split.kept), len(split.suppressed)
-    verdict = _verdict(findings, bs, options, cat, _unreadable(ctx, findings))
+    verdict = _verdict(
+        findings, bs, options, cat, lambda version: _unreadable(ctx, findings, version)
+    )
     if suppressed:
         word = "finding" if suppressed == 1 else "findings"
         note = f"; {suppressed} {word} suppressed (not counted in this verdict)"
@@ -271,10 +275,12 @@ def check_files(
     )
 
 
-def _unreadable(ctx: Context, findings: Sequence[Finding]) -> str | None:
-    """Why a file the build reads could not be read by the rules, when no finding of the
-    rule that reports it (SP900, PP900, SC003-SC006) is among ``findings`` (left out,
-    suppressed, or not certain); None when every such file was read."""
+def _unreadable(ctx: Context, findings: Sequence[Finding], version: str) -> str | None:
+    """Why a file the build with setuptools ``version`` reads could not be read by the
+    rules, when no finding of the rule that reports it (SP900, PP900) is among ``findings``
+    (left out, suppressed, or not certain), or setup.cfg does not parse as ``version``
+    reads it (the verdict only asks when no finding fails there: SC003-SC006 were left
+    out); None when every such file was read."""
     reported = {f.code for f in findings}
     problem = ctx.setup_py.syntax_error(ctx.target_python)
     if problem is not None and "SP900" not in reported:
@@ -292,8 +298,11 @@ def _unreadable(ctx: Context, findings: Sequence[Finding]) -> str | None:
     error = ctx.pyproject.parsed.error
     if error is not None and "PP900" not in reported:
         return f"{error}, so the rules could not read it"
-    if ctx.setup_cfg.unreadable and not reported & {"SC003", "SC004", "SC005", "SC006"}:
-        return "configparser cannot read setup.cfg as setuptools reads it, so the rules could not"
+    if ctx.setup_cfg.unreadable_in(ctx.catalogue, version):
+        return (
+            f"configparser cannot read setup.cfg as setuptools {version} reads it, so the "
+            "rules could not"
+        )
     return None
 
 
