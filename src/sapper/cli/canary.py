@@ -56,10 +56,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
         epilog=(
             "Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, file "
-            "size and processes, a timeout); without a working bubblewrap sapper refuses unless "
-            "--no-sandbox is given. Results go to the store (--db); running the same command "
-            "again continues the run.\n\n"
-            + command_epilog("canary")
+            "size and processes, a timeout); without a working bubblewrap sapper says why "
+            "(`sapper doctor` too) and refuses, unless --no-sandbox --i-trust-the-corpus is "
+            "given. Results go to the store (--db); running the same command again continues "
+            "the run.\n\n" + command_epilog("canary")
         ),
         formatter_class=HelpFormatter,
     )
@@ -147,7 +147,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--no-sandbox",
         action="store_true",
-        help="run the builds without bubblewrap (only on a throw-away machine)",
+        help="run the builds without bubblewrap; refused unless --i-trust-the-corpus is given "
+        "too (the corpus is other people's code), and then only on a throw-away machine",
+    )
+    parser.add_argument(
+        "--i-trust-the-corpus",
+        action="store_true",
+        help="with --no-sandbox: acknowledge that every sdist's build code runs unconfined, "
+        "with your user's rights and network",
     )
     parser.add_argument(
         "--retry",
@@ -181,9 +188,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(handler=_run)
 
 
+#: Why ``--no-sandbox`` alone is refused (docs/ci.md, "--no-sandbox").
+NO_SANDBOX_REFUSED = (
+    "--no-sandbox would run the build code of every sdist in the corpus (other people's "
+    "code) unconfined, with your user's rights and network; add --i-trust-the-corpus to "
+    "accept that (on a throw-away machine only), or make the sandbox work: `sapper doctor` "
+    "says why it does not start here"
+)
+NO_SANDBOX_WARNING = (
+    "sapper: warning: --no-sandbox --i-trust-the-corpus: the corpus's build code runs "
+    "unconfined (no bubblewrap; caps and timeout still apply)\n"
+)
+
+
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import SandboxError
 
+    if args.no_sandbox:
+        if not args.i_trust_the_corpus:
+            raise UsageError(NO_SANDBOX_REFUSED)
+        sys.stderr.write(NO_SANDBOX_WARNING)
+    elif args.i_trust_the_corpus:
+        msg = "--i-trust-the-corpus goes with --no-sandbox (it acknowledges running unconfined)"
+        raise UsageError(msg)
     try:
         if args.sources[:1] == ["bisect"]:
             return _run_bisect(args)

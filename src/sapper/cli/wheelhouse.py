@@ -67,9 +67,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--no-sandbox",
         action="store_true",
-        help="build without bubblewrap (caps and timeout still apply); only for trusted sdists",
+        help="build without bubblewrap (caps and timeout still apply): the sdists' build code "
+        "runs as pip would run it, with your user's rights; a warning says so",
     )
     parser.set_defaults(handler=_run)
+
+
+#: The one line ``--no-sandbox`` prints (docs/ci.md, "--no-sandbox").
+NO_SANDBOX_WARNING = (
+    "sapper: warning: --no-sandbox: the sdists' build code runs unconfined, as pip would run "
+    "it (no bubblewrap; caps and timeout still apply)\n"
+)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -78,6 +86,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..build import Builder, Limits
     from ..pypi import DEFAULT_INDEX_URL, Index
 
+    if args.no_sandbox:
+        sys.stderr.write(NO_SANDBOX_WARNING)
     builder = Builder(
         cache_dir=args.cache_dir,
         index_url=args.index_url,
