@@ -248,7 +248,7 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
     from sapper.rules import rules_for
 
     present = rules_for(present=with_setup_py)
-    assert [r.code for r in present] == sorted(set(RULE_MODULES) - {"PP009"})
+    assert [r.code for r in present] == sorted(set(RULE_MODULES) - {"PP009", "PP900"})
     present = rules_for(present={**with_setup_py, "pyproject.toml": b"[build-system]\n"})
     assert [r.code for r in present] == sorted(RULE_MODULES)
     assert {r.code for r in rules_for(present={})} == set(RULE_MODULES) - set(NEEDS_FILE)
@@ -259,7 +259,9 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
     [
         pytest.param((), (), [r.code for r in RULES], id="all"),
         pytest.param(("SP01",), (), ["SP010"], id="select-a-prefix"),
-        pytest.param(("SP",), ("SP00",), ["SP010"], id="select-a-family-ignore-a-prefix-of-it"),
+        pytest.param(
+            ("SP",), ("SP00",), ["SP010", "SP900"], id="select-a-family-ignore-a-prefix-of-it"
+        ),
         pytest.param(
             (),
             ("SC", "SP", "PP", "LY"),
@@ -267,6 +269,9 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
             id="ignore-only",
         ),
         pytest.param(("LY001", "RQ"), (), ["LY001", "RQ001"], id="several-selected"),
+        # the most specific selector decides, as in sapper.selection (and scan's read plan)
+        pytest.param(("SC001",), ("SC",), ["SC001"], id="a-code-beats-its-prefix"),
+        pytest.param(("SC",), ("SC00",), ["SC010", "SC011", "SC012"], id="ignore-a-sub-prefix"),
     ],
 )
 def test_rules_for_select_and_ignore(

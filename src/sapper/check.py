@@ -13,7 +13,16 @@ from typing import NamedTuple
 from ._directory import read_directory
 from ._exceptions import SapperError, TargetError, UsageError
 from ._files import ProjectFiles, is_sdist_filename
-from .model import ErrorRecord, Finding, Project, Status, TargetKind, TargetResult, Verdict
+from .model import (
+    ErrorRecord,
+    Finding,
+    Outcome,
+    Project,
+    Status,
+    TargetKind,
+    TargetResult,
+    Verdict,
+)
 from .project import BuildSystem, identify
 from .rules import Context, rules_for
 from .versions import Catalogue, catalogue, contains
@@ -37,10 +46,13 @@ def _today() -> _dt.date:
 class Options(NamedTuple):
     """How to evaluate targets.
 
-    ``setuptools`` pins the version the verdict is for; by default it is the newest
-    release the project's ``build-system.requires`` (and ``python``) allow, as a PEP 517
-    frontend would install. Downloads are cached in ``cache_dir`` (default: the user cache,
-    ``$SAPPER_CACHE_DIR``); ``no_cache`` disables the cache altogether.
+    ``setuptools`` pins the version the verdict is for, with every finding (a version
+    ``build-system.requires`` rules out is what a build without isolation gets, and the
+    verdict says so: ``Verdict.excluded_by``); by default it is the newest release the
+    project's ``build-system.requires`` (and ``python``) allow, as a PEP 517 frontend would
+    install, and findings that concern only versions the requirements rule out are dropped.
+    Downloads are cached in ``cache_dir`` (default: the user cache, ``$SAPPER_CACHE_DIR``);
+    ``no_cache`` disables the cache altogether.
     """
 
     setuptools: str | None = None
@@ -99,8 +111,15 @@ def failing_codes(
 
 
 def _verdict(
-    findings: Sequence[Finding], bs: BuildSystem, options: Options, cat: Catalogue
+    findings: Sequence[Finding],
+    bs: BuildSystem,
+    options: Options,
+    cat: Catalogue,
+    unreadable: Callable[[str], str | None] | None = None,
 ) -> Verdict:
+    """The verdict for the evaluated setuptools; ``unreadable(version)`` (a file the build
+    reads that sapper's rules could not, see :func:`_unreadable`) turns "builds" into
+    "unknown"."""
     from .stages import stages_for
 
     enforce = options.enforce_deprecations
@@ -111,9 +130,12 @@ def _verdict(
             outcome="unknown",
             reason=f"built with {bs.backend}, not setuptools; sapper models setuptools only",
         )
+    excluded_by: str | None = None
     if options.setuptools:
         version = cat.validate_version(options.setuptools)
         reason = "--setuptools"
+        if bs.setuptools is not None and not bs.setuptools.contains(version, prereleases=True):
+            excluded_by = str(bs.setuptools)
     else:
         chosen = cat.select(bs.setuptools, python=options.python)
         if chosen is None:
@@ -134,12 +156,29 @@ def _verdict(
     because = failing_codes(findings, version, enforce=enforce)
     if bs.uses_setuptools == "assumed":
         reason += f"; in-tree backend {bs.backend} assumed to wrap setuptools"
+    outcome: Outcome = "fails" if because else "builds"
+    problem = None if because or unreadable is None else unreadable(version)
+    if problem:
+        # the rules could not read a file the build reads: never "builds" on a guess
+        outcome, reason = "unknown", f"{problem} ({reason})"
+    if excluded_by is not None:
+        without = {
+            "fails": f"fails because of {', '.join(because)}",
+            "builds": "builds (as far as sapper's rules can tell)",
+            "unknown": "may fail",
+        }[outcome]
+        reason += (
+            f"; build-system.requires allows setuptools{excluded_by}, so an isolated build "
+            f"never gets {version}; a build without isolation, as distributions build, "
+            f"{without}"
+        )
     return Verdict(
         setuptools=version,
         enforce_deprecations=enforce,
-        outcome="fails" if because else "builds",
+        outcome=outcome,
         because=because,
         reason=reason,
+        excluded_by=excluded_by,
         stages=stages_for(findings, version, enforce=enforce, today=options.today or _today()),
     )
 
@@ -182,18 +221,23 @@ def check_files(
             target=target, kind=kind, project=project or Project(), errors=(nothing,), sha256=sha256
         )
     cat = catalogue()
-    ctx = Context(files=files, catalogue=cat, today=options.today or _today())
+    ctx = Context(
+        files=files, catalogue=cat, today=options.today or _today(), python=options.python
+    )
     pyproject = ctx.pyproject.parsed
     bs = ctx.pyproject.build_system
     findings: list[Finding] = []
     errors: list[ErrorRecord] = []
-    if bs.error:
-        errors.append(ErrorRecord(type="pyproject", message=bs.error))
     if bs.uses_setuptools != "no":
         # the rules that cannot report without a file the project lacks are not even imported
         for rule in rules_for(options.select, options.ignore, present=files.files):
             findings.extend(rule.check(ctx))
-    findings = _reachable(findings, bs, cat)
+    if not options.setuptools:
+        # an explicit version is evaluated as asked, whatever build-system.requires allows
+        # (a build without isolation gets it): every finding counts
+        findings = _reachable(findings, bs, cat)
+    if bs.error and not any(f.code == "PP900" for f in findings):
+        errors.append(ErrorRecord(type="pyproject", message=bs.error))
     suppressed = 0
     unused: list[Finding] = []
     if options.suppressions and options.unused_suppressions and bs.uses_setuptools != "no":
@@ -208,7 +252,9 @@ def check_files(
             per_file_ignores=options.per_file_ignores,
         )
         findings, suppressed = list(split.kept), len(split.suppressed)
-    verdict = _verdict(findings, bs, options, cat)
+    verdict = _verdict(
+        findings, bs, options, cat, lambda version: _unreadable(ctx, findings, version)
+    )
     if suppressed:
         word = "finding" if suppressed == 1 else "findings"
         note = f"; {suppressed} {word} suppressed (not counted in this verdict)"
@@ -227,6 +273,37 @@ def check_files(
         sha256=sha256,
         uses_setuptools=bs.uses_setuptools != "no",
     )
+
+
+def _unreadable(ctx: Context, findings: Sequence[Finding], version: str) -> str | None:
+    """Why a file the build with setuptools ``version`` reads could not be read by the
+    rules, when no finding of the rule that reports it (SP900, PP900) is among ``findings``
+    (left out, suppressed, or not certain), or setup.cfg does not parse as ``version``
+    reads it (the verdict only asks when no finding fails there: SC003-SC006 were left
+    out); None when every such file was read."""
+    reported = {f.code for f in findings}
+    problem = ctx.setup_py.syntax_error(ctx.target_python)
+    if problem is not None and "SP900" not in reported:
+        import sys
+
+        where = f"line {problem.line}: " if problem.line is not None else ""
+        text = f"setup.py does not compile ({where}{problem.message})"
+        here = f"{sys.version_info.major}.{sys.version_info.minor}"
+        if not problem.certain:
+            return (
+                f"{text} with the grammar of Python {here}, which sapper runs on; Python "
+                f"{problem.python} may read it: run sapper on Python {problem.python} to know"
+            )
+        return f"{text} on Python {problem.python}, so the setup.py rules could not read it"
+    error = ctx.pyproject.parsed.error
+    if error is not None and "PP900" not in reported:
+        return f"{error}, so the rules could not read it"
+    if ctx.setup_cfg.unreadable_in(ctx.catalogue, version):
+        return (
+            f"configparser cannot read setup.cfg as setuptools {version} reads it, so the "
+            "rules could not"
+        )
+    return None
 
 
 def _unused_suppressions(

@@ -141,6 +141,10 @@ class Verdict:
     #: Per PEP 517 stage (metadata, then wheel); ``outcome`` above is the project's own
     #: practices only, a stage's outcome also counts setuptools' own failures.
     stages: tuple[Stage, ...] = ()
+    #: The setuptools specifier of ``build-system.requires`` when it rules out ``setuptools``
+    #: (only for a version asked for explicitly, ``--setuptools``): an isolated build never
+    #: gets that version, and the verdict is what a build without isolation does.
+    excluded_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -558,10 +558,12 @@ def run_hooks(
     backend: Literal["legacy", "build_meta"] = "legacy",
     timeout: float = 300,
     requires: Sequence[str] = (),
+    python: Path | None = None,
 ) -> HookResult:
     """Run ``hooks`` (in order, stopping at the first error) of real setuptools ``version``
     in ``project``, with ``SETUPTOOLS_ENFORCE_DEPRECATION=1`` if ``enforce`` and the clock
-    fixed at ``today`` if given.
+    fixed at ``today`` if given, on the interpreter ``python`` if given (see
+    :func:`setuptools_python`).
 
     ``backend="legacy"`` is ``setuptools.build_meta:__legacy__``, what pip uses for a
     project without ``build-system.build-backend``; ``build_meta`` the declared backend.
@@ -581,6 +583,7 @@ def run_hooks(
         today=today,
         timeout=timeout,
         requires=requires,
+        python=python,
     )
     return _result(version, enforce, today, data)
 

@@ -71,6 +71,8 @@ REASONS: dict[str, tuple[Reason, ...]] = {
     # 58.5.0-58.5.2 call a method only setuptools' build_py has (distutils' __getattr__
     # names the missing attribute only).
     "SP010": (Reason(("AttributeError",), r"^get_data_files_without_manifest$"),),
+    # Python itself, compiling setup.py before setuptools does anything.
+    "SP900": (Reason(("SyntaxError", "TabError", "IndentationError", "ValueError"), r"."),),
     # -- pyproject.toml ----------------------------------------------------------------
     "PP001": (
         Reason(("ValueError",), r"^invalid pyproject\.toml config: (`project|\w+ - )"),
@@ -122,6 +124,8 @@ REASONS: dict[str, tuple[Reason, ...]] = {
             ("ModuleNotFoundError",), r"^No module named '(?!pkg_resources|setuptools|distutils)"
         ),
     ),
+    # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
+    "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),
     # -- layout ------------------------------------------------------------------------
     # setup() turns the PackageDiscoveryError into SystemExit("error: ...").
     "LY001": (

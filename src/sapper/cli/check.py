@@ -70,8 +70,10 @@ def add_parser(subparsers: Any) -> None:
     check.add_argument(
         "--setuptools",
         metavar="VERSION",
-        help="give the verdict for this setuptools version (default: the newest release the "
-        "project's build-system.requires allows)",
+        help="give the verdict for this setuptools version, with every finding, even one "
+        "build-system.requires rules out (the verdict then says so: a build without "
+        "isolation gets it) (default: the newest release the project's "
+        "build-system.requires allows)",
     )
     check.add_argument(
         "--enforce-deprecations",

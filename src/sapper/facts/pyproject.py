@@ -61,6 +61,9 @@ class PyProject(NamedTuple):
 
     data: dict[str, Any] | None
     error: str | None = None
+    #: Where the TOML (or UTF-8) error is, when ``error`` says one.
+    line: int | None = None
+    column: int | None = None
 
 
 def load_pyproject(files: ProjectFiles) -> PyProject:
@@ -74,9 +77,16 @@ def load_pyproject(files: ProjectFiles) -> PyProject:
     try:
         return PyProject(tomllib.loads(data.decode("utf-8")))
     except UnicodeDecodeError as exc:
-        return PyProject(None, f"pyproject.toml is not valid UTF-8 ({exc.reason})")
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return PyProject(None, f"pyproject.toml is not valid UTF-8 ({exc.reason})", line, column)
     except tomllib.TOMLDecodeError as exc:
-        return PyProject(None, f"pyproject.toml is not valid TOML: {exc}")
+        # "... (at line 3, column 5)" (Python 3.14 and tomli 2.1 also have .lineno/.colno)
+        where = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
+        message = f"pyproject.toml is not valid TOML: {exc}"
+        if where is None:
+            return PyProject(None, message)
+        return PyProject(None, message, int(where[1]), int(where[2]))
 
 
 def build_system(pp: PyProject) -> BuildSystem:

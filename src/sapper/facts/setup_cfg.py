@@ -16,6 +16,7 @@ from ._cfgparse import (
 
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
+    from ..versions import Catalogue
 
 __all__ = [
     "PATH",
@@ -110,6 +111,24 @@ class SetupCfgFacts:
         on the file."""
         values, failed = self._current
         return () if failed else values
+
+    def unreadable_in(self, catalogue: Catalogue, version: str) -> bool:
+        """Whether configparser fails on the file as setuptools ``version`` reads it (its
+        era's encoding, key case and the options it skips in a virtual environment): a
+        decoding, syntax, duplicate or interpolation error, which SC003-SC006 report."""
+        data = self.data
+        if data is None:
+            return False
+        for versions, facts in catalogue.cfg_eras:
+            if version in versions:
+                parsed = parse_setup_cfg(
+                    data,
+                    optionxform_str=facts.optionxform_str,
+                    encoding=facts.encoding,
+                    skip=facts.venv_ignored,
+                )
+                return parsed.error is not None
+        return False
 
     @property
     def values_partial(self) -> tuple[CfgValue, ...]:

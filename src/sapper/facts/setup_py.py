@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
@@ -18,6 +18,7 @@ __all__ = [
     "ImportSite",
     "Keyword",
     "SetupPyFacts",
+    "SyntaxProblem",
     "dotted",
     "expandable",
     "handler_fails",
@@ -29,6 +30,7 @@ __all__ = [
     "relative_import_files",
     "setup_calls",
     "statements",
+    "syntax_problem",
     "sys_path_modified",
 ]
 
@@ -389,6 +391,16 @@ class SetupPyFacts:
         """setup.py's syntax tree; None if absent or unparsable."""
         return parse_module(self._files.files.get(PATH), PATH)
 
+    def syntax_error(self, python: tuple[int, int] | None = None) -> SyntaxProblem | None:
+        """Why setup.py does not compile on Python ``python`` (default: the interpreter
+        sapper runs on); None when it does or is absent (see :func:`syntax_problem`)."""
+        import sys
+
+        here = (sys.version_info.major, sys.version_info.minor)
+        if python in (None, here) and self.tree is not None:
+            return None  # parsed with this interpreter's grammar already
+        return syntax_problem(self._files.files.get(PATH), python)
+
     def module(self, path: str) -> ast.Module | None:
         """The syntax tree of another Python file of the project (parsed once)."""
         if path not in self._modules:
@@ -711,3 +723,55 @@ def kwargs_dict(tree: ast.Module, node: ast.expr) -> list[tuple[str, ast.expr]] 
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
         return _returned_items(functions[node.func.id], functions, 1)
     return None
+
+
+class SyntaxProblem(NamedTuple):
+    """Why a Python file does not compile on the build's Python: the ``SyntaxError`` (or
+    ``ValueError``, for a null byte before Python 3.12) that ``exec`` of its text raises."""
+
+    message: str
+    line: int | None
+    column: int | None
+    #: The Python version it was judged for (``3.11``).
+    python: str
+    #: False when that Python is newer than the interpreter sapper runs on, whose older
+    #: grammar rejected the file: the build's Python may read it.
+    certain: bool
+
+
+@lru_cache(maxsize=32)  # the rule and the verdict both ask
+def syntax_problem(
+    source: bytes | None, python: tuple[int, int] | None = None
+) -> SyntaxProblem | None:
+    """Whether ``source`` compiles on Python ``python`` (default: this interpreter), as
+    setuptools' build backend compiles setup.py (``exec`` of its text).
+
+    For an older Python, ``ast.parse(feature_version=...)`` rejects the syntax that Python
+    lacks (assignment expressions before 3.8, ``match`` before 3.10, ...); it is best effort
+    (a few constructs pass that the older Python rejects), so a file that parses is not
+    proof. For a newer Python than this one, a rejection is not certain. Python 2 grammar
+    is not modelled: a file judged for Python 2 is never certain to fail.
+    """
+    import sys
+
+    if source is None:
+        return None
+    here = (sys.version_info.major, sys.version_info.minor)
+    target = python or here
+    feature: tuple[int, int] | None = None
+    if target < here:
+        feature = max(target, (3, 4))  # the oldest grammar ast.parse can check
+    try:
+        ast.parse(source, filename=PATH, feature_version=feature)
+    except SyntaxError as exc:
+        column = exc.offset if isinstance(exc.offset, int) and exc.offset > 0 else None
+        message = exc.msg or "invalid syntax"
+        line = exc.lineno if isinstance(exc.lineno, int) and exc.lineno > 0 else None
+        found = SyntaxProblem(message, line, column, f"{target[0]}.{target[1]}", True)
+    except ValueError as exc:  # a null byte, before Python 3.12
+        found = SyntaxProblem(str(exc), None, None, f"{target[0]}.{target[1]}", True)
+    else:
+        return None
+    if target > here or target[0] < 3:
+        found = found._replace(certain=False)
+    return found

@@ -50,6 +50,7 @@ def result_dict(r: TargetResult) -> dict[str, Any]:
             "outcome": v.outcome,
             "because": list(v.because),
             "reason": v.reason,
+            "excluded_by_requires": v.excluded_by,
             "stages": [
                 {
                     "name": st.name,

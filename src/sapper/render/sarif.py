@@ -6,7 +6,10 @@ locations are relative to the current directory (``%SRCROOT%``), or ``file:`` UR
 the directory was given as an absolute path; an archive's are the path inside the
 archive, with the archive in the result's ``properties.target``. Targets that could not be
 analysed become ``toolExecutionNotifications`` and mark the invocation unsuccessful. Every
-result carries the setuptools versions it fails in as properties.
+result carries the setuptools versions it fails in as properties. A verdict for a
+``--setuptools`` version that ``build-system.requires`` rules out is a ``note``
+notification (``outside-build-requires``), and its target's results carry the specifier
+as ``properties.excludedByRequires``.
 """
 
 from __future__ import annotations
@@ -84,6 +87,9 @@ def _result(result: TargetResult, f: Finding, index: int) -> dict[str, Any]:
             "dueDate": f.due_date,
         },
     }
+    v = result.verdict
+    if v is not None and v.excluded_by is not None:
+        out["properties"]["excludedByRequires"] = v.excluded_by
     if f.fix:
         out["properties"]["fix"] = f.fix
     return out
@@ -109,6 +115,20 @@ def sarif_log(results: Sequence[TargetResult]) -> dict[str, Any]:
             }
             for e in result.errors
         )
+        v = result.verdict
+        if v is not None and v.excluded_by is not None:
+            # the question a packager asks (--setuptools outside build-system.requires):
+            # said once per target, since results are per finding
+            notifications.append(
+                {
+                    "level": "note",
+                    "message": {
+                        "text": f"{result.target}: {v.outcome} with setuptools "
+                        f"{v.setuptools} [{v.reason}]"
+                    },
+                    "descriptor": {"id": "outside-build-requires"},
+                }
+            )
     invocation: dict[str, Any] = {
         "executionSuccessful": not any(r.errors and r.verdict is None for r in results)
     }

@@ -125,6 +125,8 @@ def render_text(results: Sequence[TargetResult], style: Style, *, show_fix: bool
                 text += " (as far as sapper's rules can tell)"
             else:
                 text = style.yellow("unknown")
+                if v.setuptools:
+                    text += f" with setuptools {v.setuptools}{enforce}"
             lines.append(f"verdict: {text} [{v.reason}]")
             if v.enforce_deprecations:
                 lines.extend(_stage_lines(v.stages, style))

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Container, Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..facts import ProjectFacts
 from ..model import Finding, Reference, version_summary
+
+if TYPE_CHECKING:
+    import datetime as _dt
+
+    from ..sources import ProjectFiles
+    from ..versions import Catalogue
 
 __all__ = [
     "FAMILIES",
@@ -27,7 +33,30 @@ FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 class Context(ProjectFacts):
     """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
     ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
-    catalogue and today's date; and the one way a check emits a finding (:meth:`report`)."""
+    catalogue and today's date; the Python version the verdict is for (``python``, as
+    ``--python`` gives it; None: the interpreter sapper runs on, see :meth:`target_python`);
+    and the one way a check emits a finding (:meth:`report`)."""
+
+    def __init__(
+        self,
+        *,
+        files: ProjectFiles,
+        catalogue: Catalogue,
+        today: _dt.date,
+        python: str | None = None,
+    ) -> None:
+        super().__init__(files=files, catalogue=catalogue, today=today)
+        self.python = python
+
+    @property
+    def target_python(self) -> tuple[int, int]:
+        """(major, minor) of the Python the build runs on: ``python``, or this interpreter."""
+        import sys
+
+        if self.python:
+            major, minor, *_ = (*self.python.split("."), "0")
+            return int(major), int(minor)
+        return sys.version_info.major, sys.version_info.minor
 
     def report(
         self,
@@ -156,16 +185,17 @@ def rules_for(
     *,
     present: Container[str] | None = None,
 ) -> tuple[Rule, ...]:
-    """The rules ``--select``/``--ignore`` (codes or prefixes) let run, by code; only their
+    """The rules ``--select``/``--ignore`` (codes or prefixes; the most specific selector
+    decides, as :func:`sapper.selection.selected` says) let run, by code; only their
     modules are imported. With ``present`` (the project's file paths), the rules that cannot
     report without a file it lacks are left out (``sapper.rules._index.NEEDS_FILE``)."""
+    from ..selection import selected
     from ._index import NEEDS_FILE
 
     codes = sorted(
         c
         for c in rule_index()
-        if (not select or c.startswith(select))
-        and not (ignore and c.startswith(ignore))
+        if selected(c, select, ignore)
         and (present is None or c not in NEEDS_FILE or NEEDS_FILE[c] in present)
     )
     _load(codes)
@@ -173,7 +203,10 @@ def rules_for(
 
 
 def slug_of(code: str) -> str:
-    """The slug of rule ``code`` (the rule registers before any check runs)."""
+    """The slug of rule ``code``, whichever rules were chosen to run: rules of a family share
+    one detection (``setup_cfg._shared``), which may build a finding of a rule left out by
+    ``--ignore``, whose module is then imported here."""
+    _load((code,))
     return _REGISTRY[code].slug
 
 

@@ -20,6 +20,7 @@ RULE_MODULES: dict[str, str] = {
     "PP008": "sapper.rules.pyproject.pp008",
     "PP009": "sapper.rules.pyproject.pp009",
     "PP010": "sapper.rules.pyproject.pp010",
+    "PP900": "sapper.rules.pyproject.pp900",
     "RQ001": "sapper.rules.requires.rq001",
     "SC001": "sapper.rules.setup_cfg.sc001",
     "SC002": "sapper.rules.setup_cfg.sc002",
@@ -43,6 +44,7 @@ RULE_MODULES: dict[str, str] = {
     "SP008": "sapper.rules.setup_py.sp008",
     "SP009": "sapper.rules.setup_py.sp009",
     "SP010": "sapper.rules.setup_py.sp010",
+    "SP900": "sapper.rules.setup_py.sp900",
 }
 
 #: Rule code -> the project file without which the rule cannot report: every check of these
@@ -55,6 +57,7 @@ RULE_MODULES: dict[str, str] = {
 #: every test project.
 NEEDS_FILE: dict[str, str] = {
     "PP009": "pyproject.toml",
+    "PP900": "pyproject.toml",
     "SP001": "setup.py",
     "SP002": "setup.py",
     "SP003": "setup.py",
@@ -65,4 +68,5 @@ NEEDS_FILE: dict[str, str] = {
     "SP008": "setup.py",
     "SP009": "setup.py",
     "SP010": "setup.py",
+    "SP900": "setup.py",
 }
