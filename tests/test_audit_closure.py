@@ -109,6 +109,9 @@ def test_the_closure_is_what_real_pip_installs(tmp_path: Path) -> None:
             str(links),
             "-r",
             str(req),
+            # pip >= 25.3 takes build constraints as an option and no longer lets
+            # PIP_CONSTRAINT reach build environments; older pips only have the variable
+            *(["--build-constraint", str(constraints)] if _pip_has_build_constraint() else []),
         ],
         env=clean_env(PIP_CONSTRAINT=str(constraints)),
         capture_output=True,
@@ -119,6 +122,17 @@ def test_the_closure_is_what_real_pip_installs(tmp_path: Path) -> None:
     installed = json.loads((tmp_path / "r.json").read_text())["install"]
     real = sorted((i["metadata"]["name"], i["metadata"]["version"]) for i in installed)
     assert real == audited
+
+
+def _pip_has_build_constraint() -> bool:
+    """Whether the pip of this interpreter offers ``--build-constraint`` (read from its help)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return "--build-constraint" in done.stdout
 
 
 def test_another_target_audits_the_listed_lines_and_says_why(tmp_path: Path) -> None:
