@@ -13,12 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._exceptions import SapperError
-from .inputs import FormatControl, InputSet, read_input
-from .resolve import IndexFiles, Resolution, Source, resolve_entry, target_environment
+from .inputs import Entry, FormatControl, InputSet, read_inputs
+from .resolve import (
+    IndexFiles,
+    Resolution,
+    Source,
+    Target,
+    resolve_entry,
+    target_environment,
+)
 from .verdicts import BuildVerdict, judge_sdist
+
+if TYPE_CHECKING:
+    from ..pypi import Index
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -76,7 +86,7 @@ class AuditReport:
 
 
 def audit(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
     python: str | None = None,
     platforms: Sequence[str] = (),
@@ -89,7 +99,8 @@ def audit(
     cache_dir: Path | None = None,
     on_package: Callable[[int, int, str], None] | None = None,
 ) -> AuditReport:
-    """Audit the requirements file, lock file or pip report at ``path``.
+    """Audit the requirements files, lock files or pip reports at ``path`` (one or several;
+    :func:`sapper.audit.inputs.read_inputs` says how several are combined).
 
     ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``no_index``
     reads no index at all, as pip's ``--no-index``; ``find_links`` adds local directories
@@ -98,59 +109,81 @@ def audit(
     """
     from ..pypi import DEFAULT_INDEX_URL, Index
 
-    inputs = read_input(path)
-    control = inputs.format_control
-    for value in no_binary:
-        control = control.updated("no_binary", value)
-    for value in only_binary:
-        control = control.updated("only_binary", value)
-    inputs = _with_control(inputs, control)
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    input_sets = read_inputs(paths)
     target = target_environment(python, platforms)
-    primary = index_url or inputs.index_url
-    if primary is None:
-        primary = DEFAULT_INDEX_URL
-    urls = [primary, *inputs.extra_index_urls] if primary else list(inputs.extra_index_urls)
-    if no_index:
-        urls = []
-    files_of = IndexFiles(urls, [*inputs.find_links, *find_links], cache_dir=cache_dir)
-    downloader = Index(urls[0] if urls else DEFAULT_INDEX_URL, cache_dir=cache_dir)
     packages = []
-    total = len(inputs.entries)
-    for i, entry in enumerate(inputs.entries):
-        if on_package is not None:
-            on_package(i, total, entry.name)
-        try:
-            resolution = resolve_entry(entry, inputs, target, files_of=files_of)
-        except SapperError as exc:
+    total = sum(len(s.entries) for s in input_sets)
+    done = 0
+    for read in input_sets:
+        control = read.format_control
+        for value in no_binary:
+            control = control.updated("no_binary", value)
+        for value in only_binary:
+            control = control.updated("only_binary", value)
+        inputs = _with_control(read, control)
+        primary = index_url or inputs.index_url
+        if primary is None:
+            primary = DEFAULT_INDEX_URL
+        urls = [primary, *inputs.extra_index_urls] if primary else list(inputs.extra_index_urls)
+        if no_index:
+            urls = []
+        files_of = IndexFiles(urls, [*inputs.find_links, *find_links], cache_dir=cache_dir)
+        downloader = Index(urls[0] if urls else DEFAULT_INDEX_URL, cache_dir=cache_dir)
+        for entry in inputs.entries:
+            if on_package is not None:
+                on_package(done, total, entry.name)
+            done += 1
             packages.append(
-                PackageAudit(
-                    name=entry.name,
-                    version=entry.version,
-                    origin=entry.origin,
-                    source="unavailable",
-                    how=str(exc),
-                    error=str(exc),
+                _audit_entry(
+                    entry,
+                    inputs,
+                    target,
+                    files_of=files_of,
+                    downloader=downloader,
+                    enforce_deprecations=enforce_deprecations,
                 )
             )
-            continue
-        verdict = None
-        if resolution.source == "sdist":
-            verdict = judge_sdist(
-                resolution,
-                target,
-                downloader=downloader,
-                enforce_deprecations=enforce_deprecations,
-            )
-        packages.append(_package(entry.origin, resolution, verdict))
     return AuditReport(
-        input=str(path),
-        format=inputs.format,
+        input=", ".join(str(p) for p in paths),
+        format="+".join(dict.fromkeys(s.format for s in input_sets)),
         target=target.describe(),
         target_python=target.python,
         packages=tuple(packages),
-        notes=inputs.notes,
+        notes=tuple(n for s in input_sets for n in s.notes),
         enforce_deprecations=enforce_deprecations,
     )
+
+
+def _audit_entry(
+    entry: Entry,
+    inputs: InputSet,
+    target: Target,
+    *,
+    files_of: IndexFiles,
+    downloader: Index,
+    enforce_deprecations: bool,
+) -> PackageAudit:
+    try:
+        resolution = resolve_entry(entry, inputs, target, files_of=files_of)
+    except SapperError as exc:
+        return PackageAudit(
+            name=entry.name,
+            version=entry.version,
+            origin=entry.origin,
+            source="unavailable",
+            how=str(exc),
+            error=str(exc),
+        )
+    verdict = None
+    if resolution.source == "sdist":
+        verdict = judge_sdist(
+            resolution,
+            target,
+            downloader=downloader,
+            enforce_deprecations=enforce_deprecations,
+        )
+    return _package(entry.origin, resolution, verdict)
 
 
 def _with_control(inputs: InputSet, control: FormatControl) -> InputSet:
