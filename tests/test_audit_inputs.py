@@ -184,6 +184,8 @@ def test_poetry_1_1_lock_takes_its_files_from_metadata() -> None:
         # TOML that is no lock
         ("deps.lock", "[project]\nname = 'x'\n", "a pyproject.toml, not a lock"),
         ("deps.toml", "[something]\nkey = 1\n", "not a lock sapper reads"),
+        ("Pipfile", '[[source]]\nurl = "x"\n[packages]\nsix = "*"\n', "a Pipfile"),
+        ("Pipfile.lock", '{"_meta": {}, "default": {}, "develop": {}}', "a Pipfile.lock"),
         # not one line pip would accept (pip stops at the first)
         ("deps.txt", "<html>\n<body>hello</body>\n", "deps.txt:1: not a requirement"),
     ],

@@ -1,15 +1,17 @@
 """Read what ``sapper audit`` audits: requirements files, lock files and pip reports.
 
-Every format becomes an :class:`InputSet`: the distributions it names (:class:`Entry`),
-and, for requirements files, the pip options that change what gets installed
-(``--only-binary``, ``--no-binary``, ``--pre``, index URLs, constraints).
+The format of a file is told by its content, not its name (:func:`detect_format`); several
+files can be read at once (:func:`read_inputs`). Every format becomes an :class:`InputSet`:
+the distributions it names (:class:`Entry`), and, for requirements files, the pip options
+that change what gets installed (``--only-binary``, ``--no-binary``, ``--pre``, index
+URLs, constraints).
 
 * Requirements files are read the way pip reads them: comments, ``\\`` continuations,
   ``${VAR}`` expansion, ``-r``/``-c`` nesting relative to the including file, per-line
   ``--hash`` options. Versions are not resolved here (see :mod:`sapper.audit.resolve`).
-* Lock files (PEP 751 ``pylock.toml``, ``uv.lock``, ``poetry.lock``) and the JSON of
-  ``pip install --dry-run --report`` name exact releases and the files an installer may
-  choose from, so no index is needed for them.
+* Lock files (PEP 751 ``pylock.toml``, ``uv.lock``, ``poetry.lock``, including Poetry 1.1's
+  ``[metadata.files]``) and the JSON of ``pip install --dry-run --report`` name exact
+  releases and the files an installer may choose from, so no index is needed for them.
 """
 
 from __future__ import annotations
@@ -204,6 +206,12 @@ def _sniff(path: Path, data: bytes) -> tuple[InputFormat, dict[str, Any] | None]
         kind = _lock_kind(table)
         if kind is not None:
             return kind, table
+        if "source" in table and ("packages" in table or "dev-packages" in table):
+            msg = (
+                f"{path}: a Pipfile, which pins nothing; `pipenv requirements > "
+                "requirements.txt` writes the pins of its Pipfile.lock for sapper to read"
+            )
+            raise UsageError(msg)
         if {"project", "build-system", "tool"} & set(table):
             msg = (
                 f"{path}: a pyproject.toml, not a lock or requirements file; give the lock "
@@ -612,6 +620,12 @@ def _read_pip_report(path: Path, text: str) -> InputSet:
     except ValueError as exc:
         msg = f"{path}: not JSON ({exc})"
         raise UsageError(msg) from None
+    if isinstance(data, dict) and "_meta" in data and "default" in data:
+        msg = (
+            f"{path}: a Pipfile.lock, which sapper does not read; `pipenv requirements > "
+            "requirements.txt` writes the same pins (with hashes) as a requirements file"
+        )
+        raise UsageError(msg)
     if not isinstance(data, dict) or not isinstance(data.get("install"), list):
         raise _malformed(path, "no 'install' list (expected `pip install --report` JSON)")
     if str(data.get("version", "")) != "1":
