@@ -267,6 +267,15 @@ def test_requirements_as_pip_reads_them(tmp_path: Path) -> None:
     assert any("--frobnicate" in n for n in inputs.notes)
 
 
+def test_a_line_too_long_for_a_file_name_is_no_path(tmp_path: Path) -> None:
+    # pip tries each line as a path; a 300-character line must not crash that test
+    long_line = "dev = [" + ", ".join(f'"pkg{i} (>=1)"' for i in range(30)) + "]"
+    (tmp_path / "requirements.txt").write_text(f"six==1.17.0\n{long_line}\n")
+    inputs = read_input(tmp_path / "requirements.txt")
+    assert [e.name for e in inputs.entries] == ["six"]
+    assert any("requirements.txt:2: not a requirement" in n for n in inputs.notes)
+
+
 def test_requirements_cycle_is_read_once(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("-r b.txt\nsix\n")
     (tmp_path / "b.txt").write_text("-r a.txt\nidna\n")

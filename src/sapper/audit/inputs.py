@@ -571,6 +571,15 @@ def _apply_option(  # noqa: PLR0917 - one call site, all of the reader's state
         )
 
 
+def _is_path(path: Path, spec: str) -> bool:
+    """Whether ``spec`` names an existing file or directory next to ``path`` (as pip tries
+    a line as a path); a name the system refuses (too long) is none."""
+    try:
+        return (path.parent / spec).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def _requirement_line(line: str, where: str, path: Path) -> Entry | None:
     """One requirement line with its per-line options (``--hash``)."""
     hashes: list[str] = []
@@ -584,11 +593,7 @@ def _requirement_line(line: str, where: str, path: Path) -> Entry | None:
             hashes.append(value.strip())
     if spec.startswith(_VCS):
         return Entry(name=spec, kind="vcs", origin=where, reference=spec)
-    if (
-        spec.startswith((".", "/"))
-        or "://" in spec.split("@", 1)[0]
-        or (path.parent / spec).exists()
-    ):
+    if spec.startswith((".", "/")) or "://" in spec.split("@", 1)[0] or _is_path(path, spec):
         kind: EntryKind = "url" if "://" in spec else "path"
         return Entry(name=spec, kind=kind, origin=where, reference=spec)
     try:
