@@ -145,7 +145,9 @@ def test_conflict_names_groups_and_breaks_nothing(tmp_path: Path, links: Path) -
     # old's gets 57.5.0, which asks for `wheel`: uv would drop it (said, not written).
     assert uv["extra-build-dependencies"] == {"bomb": ["setuptools<82.0.0"]}
     assert "old 1.0 fails with setuptools 84.2.1 (SP002)" in uv_text
-    assert "uv cannot cap it per package" in uv_text
+    assert "uv cannot cap old per package: setuptools<58.0.0 gets 57.5.0," in uv_text
+    assert "# Left failing by this file: old==1.0." in uv_text  # bomb is capped per package
+    assert "# Left failing by this file: bomb==1.0, old==1.0." in pip
     poetry = tomllib.loads(emit(report, "poetry"))["tool"]["poetry"]["build-constraints"]
     assert poetry == {"bomb": {"setuptools": "<82.0.0"}, "old": {"setuptools": "<58.0.0"}}
     doc = report_json(report)

@@ -225,22 +225,25 @@ def emit(report: AuditReport, fmt: EmitFormat) -> str:
     return _poetry_text(report)
 
 
-def _conflict_lines(plan: ConstraintPlan) -> list[str]:
+def _conflict_lines(plan: ConstraintPlan, unfixed: Sequence[str] | None = None) -> list[str]:
+    """The CONFLICT block; ``unfixed``: what this file leaves failing (default: what the
+    global line leaves failing)."""
     if not plan.conflict:
         return []
+    left = plan.unfixed if unfixed is None else unfixed
     lines = [
         "# CONFLICT: no single setuptools constraint serves every sdist built from source.",
         "# Groups that can share one line:",
     ]
     for i, group in enumerate(plan.groups, start=1):
-        need = group.constraint or "the newest setuptools (no constraint)"
+        need = group.constraint or "the newest setuptools, no constraint"
         lines.append(f"#   group {i} ({need}): {', '.join(group.packages)}")
-    if plan.unfixed:
-        lines.append(f"# Left failing by this file: {', '.join(plan.unfixed)}.")
-    lines.append(
-        "# Build them apart instead: `sapper wheelhouse INPUT -o DIR` builds each with its own"
-    )
-    lines.append("# setuptools, then install with --no-index --find-links DIR.")
+    if left:
+        lines.append(f"# Left failing by this file: {', '.join(left)}.")
+        lines.append(
+            "# Build them apart instead: `sapper wheelhouse INPUT -o DIR` builds each with its"
+        )
+        lines.append("# own setuptools, then install with --no-index --find-links DIR.")
     lines.append("#")
     return lines
 
@@ -309,8 +312,9 @@ def _no_wheel_since() -> str:
 
 def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
     usage = [
-        "Paste into pyproject.toml (or, without the `tool.uv.` prefixes, into uv.toml);",
-        "`uv pip install`, `uv sync` and `uv lock` read it from the directory they run in.",
+        "Paste into the pyproject.toml of the directory `uv pip install` runs in, or of the",
+        "workspace root for `uv sync`/`uv lock` (uv.toml, without the `tool.uv.` prefixes,",
+        "serves `uv pip install` only: uv sync and uv lock ignore it there).",
         "build-constraint-dependencies is global: uv applies it to every build, including",
         "the second resolution it makes when a build backend asks for more requirements",
         f"(setuptools before {_no_wheel_since()} asks for `wheel`). The same line works as",
@@ -321,10 +325,13 @@ def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
         "(as is any cap on a setup.py that declares setup_requires).",
     ]
     lines = _header(report, "Build constraints for uv", usage, "uv")
-    lines += _conflict_lines(plan)
+    by_label = {_label(p): p for p in report.packages}
+    apart = [by_label[k] for k in plan.unfixed] if plan.conflict else []
+    kept = [p for p in apart if _uv_per_package(p)]
+    lost = [p for p in apart if not _uv_per_package(p)]
+    lines += _conflict_lines(plan, [_label(p) for p in lost])
     lines.append("[tool.uv]")
     if plan.constraint:
-        by_label = {_label(p): p for p in report.packages}
         for label in plan.fixed:
             lines.append(f"# {_why(by_label[label])}")
         lines.append(f'build-constraint-dependencies = ["{plan.constraint}"]')
@@ -337,11 +344,7 @@ def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
                 else "every candidate would break a package that builds today."
             )
         )
-    if plan.conflict:
-        by_label = {_label(p): p for p in report.packages}
-        apart = [by_label[k] for k in plan.unfixed]
-        kept = [p for p in apart if _uv_per_package(p)]
-        lost = [p for p in apart if not _uv_per_package(p)]
+    if apart:
         lines.append("")
         lines.append("[tool.uv.extra-build-dependencies]")
         for p in kept:
@@ -350,10 +353,12 @@ def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
             lines.append(f'{_toml_key(p.name)} = ["{p.verdict.constraint}"]')
         for p in lost:
             assert p.verdict is not None
-            lines.append(f"# {_why(p)}: uv cannot cap it per package ({p.verdict.constraint}")
+            lines.append(f"# {_why(p)}.")
             lines.append(
-                "# gets a setuptools that asks for `wheel`); build it with sapper wheelhouse."
+                f"# uv cannot cap {p.name} per package: {p.verdict.constraint} gets "
+                f"{p.verdict.newest_good},"
             )
+            lines.append("# which asks for `wheel`; build it with `sapper wheelhouse`.")
     return "\n".join(lines) + "\n"
 
 
