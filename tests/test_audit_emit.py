@@ -271,3 +271,20 @@ def test_wheelhouse_retry_after_a_named_removal(message: str, pinned: str, expec
     from sapper.audit.wheelhouse import _older_for
 
     assert _older_for(message, pinned, None) == expected
+
+
+def test_a_distribution_not_looked_up_makes_the_audit_incomplete(
+    tmp_path: Path, links: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.fake_index import FakeIndex, serve
+
+    # bomb fails; nothere is on no index: "nothing would fail" cannot be said, and 3 wins
+    req = _req(tmp_path, "bomb==1.0", "nothere==1.0")
+    with serve(FakeIndex()) as url:
+        base = [str(req), "--index-url", url, "-f", str(links), "--cache-dir", str(tmp_path)]
+        assert main(["audit", *base, "--color", "never"]) == 3
+        out = capsys.readouterr().out
+        assert "Incomplete: 1 could not be looked up (nothere)" in out
+        assert "no project named 'nothere'" in out
+        ok = _req(tmp_path, "plain==1.0")
+        assert main(["audit", str(ok), "--index-url", url, "-f", str(links)]) == 0

@@ -99,6 +99,14 @@ def render_table(report: AuditReport, plan: ConstraintPlan, style: Style) -> str
         + (style.red(f"{len(failing)} would fail") if failing else style.green("none would fail"))
         + " with the setuptools a build gets today."
     )
+    unread = [p for p in report.packages if p.error]
+    if unread:
+        lines.append(
+            style.yellow(
+                f"Incomplete: {len(unread)} could not be looked up "
+                f"({', '.join(p.name for p in unread)}); the table says why."
+            )
+        )
     if plan.constraint and not plan.conflict:
         lines.append(
             f"Fix: the build constraint `{plan.constraint}` (sapper audit ... --emit pip -o FILE): "

@@ -24,6 +24,7 @@ __all__ = ["add_audit_target_options", "add_parser", "run_audit"]
 EXIT_OK = ExitCode.OK
 EXIT_FAILS = ExitCode.FINDINGS
 EXIT_USAGE = ExitCode.USAGE
+EXIT_INCOMPLETE = ExitCode.TARGET_ERROR
 
 _EPILOG = """\
 INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary and index
@@ -225,7 +226,13 @@ def _audit(args: argparse.Namespace) -> int:
         msg = "--emit without -o prints the emitted file alone; add -o FILE for --format json"
         raise UsageError(msg)
     report = run_audit(args, target=True)
-    code = EXIT_FAILS if report.failing else EXIT_OK
+    code = (
+        EXIT_INCOMPLETE
+        if any(p.error for p in report.packages)
+        else EXIT_FAILS
+        if report.failing
+        else EXIT_OK
+    )
     out = sys.stdout
     if args.emit is not None:
         text = emit(report, args.emit)
