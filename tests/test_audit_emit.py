@@ -288,3 +288,13 @@ def test_a_distribution_not_looked_up_makes_the_audit_incomplete(
         assert "no project named 'nothere'" in out
         ok = _req(tmp_path, "plain==1.0")
         assert main(["audit", str(ok), "--index-url", url, "-f", str(links)]) == 0
+
+
+def test_help_states_the_measured_pip_boundaries(capsys: pytest.CaptureFixture[str]) -> None:
+    from sapper.audit.emit import PIP_BUILD_CONSTRAINT_SINCE, PIP_CONSTRAINT_REACHES_BUILDS_UNTIL
+
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"pip >= {PIP_BUILD_CONSTRAINT_SINCE} takes the file with --build-constraint" in text
+    assert f"(before {PIP_CONSTRAINT_REACHES_BUILDS_UNTIL}," in text

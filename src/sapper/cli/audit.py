@@ -29,7 +29,10 @@ EXIT_INCOMPLETE = ExitCode.TARGET_ERROR
 _EPILOG = """\
 INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary and index
 options inside it are honoured), a PEP 751 pylock.toml, a uv.lock, a poetry.lock, or the
-JSON of `pip install --dry-run --report FILE`.
+JSON of `pip install --dry-run --report FILE`, told apart by its content whatever its name.
+
+--emit pip: pip >= 25.3 takes the file with --build-constraint; older pip (before 26.2,
+such as the 23.2 of a fresh Python 3.11 venv) with PIP_CONSTRAINT=FILE in the environment.
 
 """ + command_epilog("audit")
 
