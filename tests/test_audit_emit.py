@@ -234,6 +234,12 @@ def test_r_and_several_inputs(
         assert [p["name"] for p in doc["packages"]] == ["bomb", "plain"]
         assert doc["input"]["format"] == "requirements"
     assert main(["audit", "-r", b, *base]) == 0
+    capsys.readouterr()
+    # -c as pip's: bomb's only release is 1.0, so a constraint excluding it leaves no file
+    (tmp_path / "c.txt").write_text("bomb<1\n")
+    assert main(["audit", "-r", a, "-c", str(tmp_path / "c.txt"), *base]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["packages"][0]["source"] == "unavailable"
 
 
 def test_use_2to3_needs_a_setuptools_that_still_converts(tmp_path: Path, links: Path) -> None:

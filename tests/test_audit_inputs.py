@@ -196,6 +196,23 @@ def test_what_no_reader_takes(tmp_path: Path, name: str, text: str, message: str
         read_input(tmp_path / name)
 
 
+def test_constraints_files_as_pips_c(tmp_path: Path) -> None:
+    from sapper.audit.inputs import read_inputs
+
+    (tmp_path / "req.txt").write_text("six\nidna>=2\n")
+    (tmp_path / "upper.txt").write_text("idna<3\nsix==1.16.0\n")
+    (reqs,) = read_inputs([tmp_path / "req.txt"], constraints=[tmp_path / "upper.txt"])
+    assert [e.name for e in reqs.entries] == ["six", "idna"]  # constraints install nothing
+    assert [(c.name, c.specifier) for c in reqs.constraints] == [
+        ("idna", "<3"),
+        ("six", "==1.16.0"),
+    ]
+    lock = tmp_path / "uv.lock"
+    lock.write_text((DATA / "uv.lock").read_text())
+    with pytest.raises(UsageError, match="-c constrains the versions a requirements file"):
+        read_inputs([lock], constraints=[tmp_path / "upper.txt"])
+
+
 def test_several_requirements_files_read_as_pip_reads_several_r(tmp_path: Path) -> None:
     from sapper.audit.inputs import read_inputs
 

@@ -88,6 +88,7 @@ class AuditReport:
 def audit(
     path: str | Path | Sequence[str | Path],
     *,
+    constraints: Sequence[str | Path] = (),
     python: str | None = None,
     platforms: Sequence[str] = (),
     index_url: str | None = None,
@@ -102,6 +103,7 @@ def audit(
     """Audit the requirements files, lock files or pip reports at ``path`` (one or several;
     :func:`sapper.audit.inputs.read_inputs` says how several are combined).
 
+    ``constraints`` are constraints files for the requirements files, as pip's ``-c``.
     ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``no_index``
     reads no index at all, as pip's ``--no-index``; ``find_links`` adds local directories
     of distributions; ``only_binary``/``no_binary`` apply after the
@@ -110,7 +112,7 @@ def audit(
     from ..pypi import DEFAULT_INDEX_URL, Index
 
     paths = [path] if isinstance(path, (str, Path)) else list(path)
-    input_sets = read_inputs(paths)
+    input_sets = read_inputs(paths, constraints=constraints)
     target = target_environment(python, platforms)
     packages = []
     total = sum(len(s.entries) for s in input_sets)

@@ -255,13 +255,17 @@ def read_input(path: str | Path, *, environ: Mapping[str, str] | None = None) ->
 
 
 def read_inputs(
-    paths: Sequence[str | Path], *, environ: Mapping[str, str] | None = None
+    paths: Sequence[str | Path],
+    *,
+    constraints: Sequence[str | Path] = (),
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[InputSet, ...]:
     """Read several inputs, each detected by its content.
 
     Requirements files are read into one set, in order, as pip reads several ``-r`` files
-    (their options and ``-c`` constraints apply to all of them); each lock or report stays a
-    set of its own, at the place of its path.
+    (their options and ``-c`` constraints apply to all of them); ``constraints`` are
+    constraints files for that set, as pip's ``-c`` on the command line. Each lock or report
+    stays a set of its own, at the place of its path.
     """
     env = os.environ if environ is None else environ
     out: list[InputSet | None] = []
@@ -288,8 +292,14 @@ def read_inputs(
             out.append(_read_uv_lock(file, table))
         else:
             out.append(_read_poetry_lock(file, table))
+    if constraints and where is None:
+        msg = (
+            "-c constrains the versions a requirements file leaves open; give one "
+            "(-r FILE): locks and reports pin every version already"
+        )
+        raise UsageError(msg)
     if where is not None:
-        out[where] = _read_requirements(requirements, environ=env)
+        out[where] = _read_requirements(requirements, [Path(c) for c in constraints], environ=env)
     return tuple(s for s in out if s is not None)
 
 
@@ -413,10 +423,14 @@ def _logical_lines(text: str, environ: Mapping[str, str]) -> Iterator[tuple[int,
             yield start, joined
 
 
-def _read_requirements(paths: Sequence[Path], *, environ: Mapping[str, str]) -> InputSet:
+def _read_requirements(
+    paths: Sequence[Path], constraints: Sequence[Path] = (), *, environ: Mapping[str, str]
+) -> InputSet:
     state = _ReqState()
     for path in paths:
         _read_req_file(path, state, environ=environ, constraint=False, depth=0)
+    for path in constraints:
+        _read_req_file(path, state, environ=environ, constraint=True, depth=0)
     if not state.entries and state.rejected:
         first = state.rejected[0]
         msg = (

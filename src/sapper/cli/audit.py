@@ -74,6 +74,16 @@ def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = 
         dest="inputs",
         help="as pip's: an input file (repeatable; same as giving it as INPUT)",
     )
+    parser.add_argument(
+        "-c",
+        "--constraint",
+        metavar="FILE",
+        type=Path,
+        action="append",
+        default=[],
+        dest="constraints",
+        help="as pip's: a constraints file for the requirements files (repeatable)",
+    )
     if target:
         _add_target(parser)
     _add_selection(parser)
@@ -189,6 +199,7 @@ def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
     try:
         return audit(
             inputs,
+            constraints=args.constraints,
             python=args.python if target else None,
             platforms=args.platform if target else [],
             index_url=args.index_url,
