@@ -274,7 +274,13 @@ def test_pip_takes_the_file_the_way_its_header_says(
 
 
 def _uv_install(
-    tmp_path: Path, links: Path, project: Path, req: Path, name: str, *options: str
+    tmp_path: Path,
+    links: Path,
+    project: Path,
+    req: Path,
+    name: str,
+    *options: str,
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
     python = _venv(tmp_path / name)
     return _run(
@@ -293,6 +299,7 @@ def _uv_install(
             str(req),
         ],
         project,
+        **env,
     )
 
 
@@ -327,6 +334,10 @@ def test_uv_keeps_the_global_table_on_the_wheel_path(tmp_path: Path, links: Path
         tmp_path, links, project, req, "option", "--build-constraint", str(tmp_path / "bc.txt")
     )
     assert option.returncode == 0, option.stderr
+    named = _uv_install(
+        tmp_path, links, project, req, "env", UV_BUILD_CONSTRAINT=str(tmp_path / "bc.txt")
+    )
+    assert named.returncode == 0, named.stderr
 
 
 def test_uv_drops_a_per_package_cap_when_the_backend_asks_for_wheel(
