@@ -94,8 +94,21 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
         ),
         pytest.param(
             {"pyproject.toml": NAME + 'import-names = ["probe"]\n'},
-            [("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ())],
-            id="import-names-needs-82.0.1",
+            [
+                ("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ()),
+                ("PP010", 4, (">=82.0.1",), (">=82.0.1",), ()),
+            ],
+            id="import-names-unknown-then-not-implemented",
+        ),
+        pytest.param(
+            {"pyproject.toml": NAME + 'dynamic = ["import-namespaces"]\n'},
+            [
+                ("PP001", 4, (">=61.0.0,<82.0.1",), (">=61.0.0,<82.0.1",), ()),
+                # 61.0.0-61.1.1 also want [tool.setuptools.dynamic] to fill it
+                ("PP001", 4, (">=61.0.0,<61.2.0",), (">=61.0.0,<61.2.0",), ()),
+                ("PP010", 4, (">=82.0.1",), (">=82.0.1",), ()),
+            ],
+            id="import-namespaces-dynamic-not-implemented",
         ),
         pytest.param(
             {"pyproject.toml": NAME + 'dynamic = ["version"]\n'},
@@ -185,6 +198,14 @@ def _pp(files: dict[str, str], **options: object) -> list[Row]:
             },
             [("PP004", 4, (), (">=77.0.1,<80.10.2",), (">=77.0.1",))],
             id="license-table-classifiers-only-warn",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": "[tool.setuptools]\npy-modules = []\n",
+                "setup.py": SETUP.format('name="probe", version="1.0"'),
+            },
+            [("PP001", 1, (">=61.0.0",), (">=61.0.0",), ())],
+            id="tool-table-without-project",
         ),
         pytest.param(
             {"pyproject.toml": NAME + '\n[tool.setuptools]\nnamespace-packages = ["ns"]\n'},

@@ -414,3 +414,79 @@ def test_inflater_messages_are_sappers(text: str, expected: str) -> None:
 def test_unknown_inflater() -> None:
     with pytest.raises(ValueError, match="unknown inflater 'brotli'"):
         _inflate.set_inflater("brotli")
+
+
+# --------------------------------------------------------------------------- files as streams
+
+
+@pytest.mark.parametrize("data", [*HOSTILE, *FORMATS, *_mutations(8)])
+def test_a_file_reads_as_its_bytes(data: bytes, tmp_path: Path) -> None:
+    """An sdist file is read a slice at a time (never whole): the same project, or the same
+    words, as from its bytes in memory, with both readers."""
+    path = tmp_path / "archive"
+    path.write_bytes(data)
+    for reader in ("lean", "tarfile"):
+        assert outcome(path, reader) == outcome(data, reader)
+    assert outcome(path, "lean", "isal") == outcome(data, "lean", "isal")
+
+
+@pytest.mark.parametrize(("data", "expected"), INFLATE_CASES)
+@pytest.mark.parametrize("inflater", ["isal", "zlib"])
+def test_gzip_chunks_from_a_file(
+    data: bytes, expected: bytes | str, inflater: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "stream.gz"
+    path.write_bytes(data)
+    _inflate.set_inflater(inflater)
+    with path.open("rb") as stream:
+        view = _inflate.FileBytes(stream, len(data))
+        if isinstance(expected, bytes):
+            counter = _inflate.Counter()
+            assert b"".join(_inflate.gzip_chunks(view, counter)) == expected
+            assert counter.consumed == len(data)
+            return
+        with pytest.raises(_inflate.InflateError) as raised:
+            b"".join(_inflate.gzip_chunks(view))
+    with pytest.raises(type(raised.value), match=f"^{re.escape(str(raised.value))}$"):
+        b"".join(_inflate.gzip_chunks(data))
+
+
+class _Spy:
+    """A file, with the size of every read recorded in ``sizes``."""
+
+    def __init__(self, inner: Any, sizes: list[int]) -> None:
+        self.inner = inner
+        self.sizes = sizes
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def __enter__(self) -> _Spy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.inner.close()
+
+    def read(self, size: int = -1) -> bytes:
+        chunk: bytes = self.inner.read(size)
+        self.sizes.append(len(chunk))
+        return chunk
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_a_file_is_never_read_whole(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No read of the archive file asks for more than a slice, whatever its size."""
+    noise = random.Random(7).randbytes(3 * MiB)
+    data = build(kind, [*PROJECT, file("pkg-1.0/data.bin", noise)])
+    path = tmp_path / "big"
+    path.write_bytes(data)
+    sizes: list[int] = []
+    real_open = Path.open
+    monkeypatch.setattr(Path, "open", lambda self, *a, **k: _Spy(real_open(self, *a, **k), sizes))
+    project = read_sdist(path, label=LABEL)
+    monkeypatch.undo()
+    assert project.names == read_sdist(data, label=LABEL).names
+    assert sizes
+    assert max(sizes) <= MiB

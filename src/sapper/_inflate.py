@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Generator, Iterator
-from typing import Final, Protocol
+from typing import IO, Final, Protocol
 
 __all__ = [
     "INFLATERS",
+    "Bytes",
     "Counter",
+    "FileBytes",
     "GzipFormatError",
     "InflateError",
     "TruncatedError",
@@ -58,6 +60,40 @@ class _Module(Protocol):
     @property
     def error(self) -> type[Exception]: ...
     def decompressobj(self, wbits: int = ...) -> _Decompressor: ...
+
+
+class Bytes(Protocol):
+    """What the inflater reads compressed data from: ``bytes``, or a :class:`FileBytes`
+    (only its length and slices are used)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, key: slice, /) -> bytes: ...
+
+
+class FileBytes:
+    """The bytes of an open binary file, read on demand: its length and slices, as ``bytes``
+    gives them, without ever holding the whole file (the archive readers stream from it)."""
+
+    __slots__ = ("file", "size")
+
+    def __init__(self, file: IO[bytes], size: int) -> None:
+        #: The open, seekable file; whoever reads it directly seeks first.
+        self.file = file
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, key: slice, /) -> bytes:
+        start, stop, step = key.indices(self.size)
+        if step != 1:
+            msg = "FileBytes: only contiguous slices"
+            raise ValueError(msg)
+        if stop <= start:
+            return b""
+        file = self.file
+        file.seek(start)
+        return file.read(stop - start)
 
 
 class InflateError(Exception):
@@ -178,8 +214,9 @@ class Counter:
         self.consumed = 0
 
 
-def gzip_chunks(data: bytes, counter: Counter | None = None) -> Iterator[bytes]:
-    """Yield the decompressed bytes of the gzip stream ``data``, chunk by chunk.
+def gzip_chunks(data: Bytes, counter: Counter | None = None) -> Iterator[bytes]:
+    """Yield the decompressed bytes of the gzip stream ``data`` (``bytes``, or a file read
+    on demand: :class:`FileBytes`), chunk by chunk.
 
     Several gzip members follow each other as one stream; zero bytes after a member are
     padding, as for :mod:`gzip`. ``counter.consumed`` follows the compressed bytes used.
@@ -200,7 +237,7 @@ def gzip_chunks(data: bytes, counter: Counter | None = None) -> Iterator[bytes]:
             raise GzipFormatError(msg)
         if end - at < 10:  # the fixed part of a gzip header
             raise TruncatedError(_TRUNCATED)
-        if data[at + 2] != 8:  # deflate
+        if data[at + 2 : at + 3] != b"\x08":  # deflate
             msg = "Unknown compression method"
             raise GzipFormatError(msg)
         produced = [0]  # bytes of this member yielded so far
@@ -221,13 +258,13 @@ def gzip_chunks(data: bytes, counter: Counter | None = None) -> Iterator[bytes]:
                 raise GzipFormatError(text) from None
             raise InflateError(text) from None
         # zero bytes after a member are padding; anything else must be another member
-        if at < end and data[at] == 0:
+        if at < end and data[at : at + 1] == b"\x00":
             at = _skip_zeros(data, at)
         if counter is not None:
             counter.consumed = at
 
 
-def _check_header(data: bytes, at: int) -> None:
+def _check_header(data: Bytes, at: int) -> None:
     """Read the gzip header at ``at`` with the standard library, for its checks and words.
 
     It stops at the first byte of output: only the header (and the start of the first
@@ -245,7 +282,7 @@ def _check_header(data: bytes, at: int) -> None:
 
 def _member(
     module: _Module,
-    data: bytes,
+    data: Bytes,
     start: int,
     counter: Counter | None,
     produced: list[int],
@@ -267,6 +304,8 @@ def _member(
             if at >= end:
                 raise TruncatedError(_TRUNCATED)
             pending = data[at : at + _IN_CHUNK]
+            if not pending:  # a file that shrank while it was read
+                raise TruncatedError(_TRUNCATED)
             at += len(pending)
         out = inflate.decompress(pending, _OUT_CHUNK)
         pending = inflate.unconsumed_tail
@@ -286,7 +325,15 @@ def _member(
     return at - len(inflate.unused_data)
 
 
-def _skip_zeros(data: bytes, at: int) -> int:
+def _skip_zeros(data: Bytes, at: int) -> int:
     """The offset of the first non-zero byte of ``data`` at or after ``at`` (or its length)."""
-    stripped = data[at:].lstrip(b"\x00")
-    return len(data) - len(stripped)
+    end = len(data)
+    while at < end:
+        chunk = data[at : at + _IN_CHUNK]
+        if not chunk:  # the file ended early
+            break
+        stripped = chunk.lstrip(b"\x00")
+        if stripped:
+            return at + len(chunk) - len(stripped)
+        at += len(chunk)
+    return end

@@ -8,12 +8,11 @@ Both feed the same :class:`~sapper.sources._Collector`, which makes every hostil
 
 from __future__ import annotations
 
-import io
 import tarfile
-from typing import Final, Protocol
+from typing import IO, Final, Protocol
 
 from sapper import _tar
-from sapper.sources import _Collector, _human, _Where
+from sapper.sources import _Archive, _Collector, _human, _opened, _Where
 
 __all__ = ["scan_tar"]
 
@@ -74,7 +73,7 @@ class _Guard:
 
     __slots__ = ("_compressed", "_inner", "_where")
 
-    def __init__(self, inner: _Reader, compressed: io.BytesIO, where: _Where) -> None:
+    def __init__(self, inner: _Reader, compressed: IO[bytes], where: _Where) -> None:
         self._inner = inner
         self._compressed = compressed
         self._where = where
@@ -90,7 +89,7 @@ class _Guard:
         return data
 
 
-def _open_decompressor(fmt: str, compressed: io.BytesIO) -> _Reader:
+def _open_decompressor(fmt: str, compressed: IO[bytes]) -> _Reader:
     if fmt == "gzip":
         import gzip
 
@@ -123,14 +122,15 @@ def _kind(member: tarfile.TarInfo) -> str:
 
 
 def scan_tar(
-    data: bytes, fmt: str, collector: _Collector, where: _Where, stop_after: frozenset[str]
+    data: _Archive, fmt: str, collector: _Collector, where: _Where, stop_after: frozenset[str]
 ) -> None:
     """Stream the tar archive through ``tarfile`` into ``collector``.
 
-    Errors of the archive propagate as the standard library raises them, for the caller to
-    word; ``where`` tells where reading was.
+    ``data`` is the archive's bytes or its file, read on demand. Errors of the archive
+    propagate as the standard library raises them, for the caller to word; ``where`` tells
+    where reading was.
     """
-    compressed = io.BytesIO(data)
+    compressed = _opened(data)
     guard = _Guard(_open_decompressor(fmt, compressed), compressed, where)
     files = collector.project.files
     with tarfile.open(

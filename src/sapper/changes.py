@@ -1,4 +1,4 @@
-"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST75).
+"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST77).
 
 Each entry says what changed, which sapper rules cover it (or why none can), and, for the
 entries the rules cite, the releases that fail (``fails``: ``[first, stop)`` ranges, an open
@@ -241,8 +241,10 @@ CHANGES: tuple[Change, ...] = (
         id="ST23",
         what="pyproject validation",
         covered="PP001, PP007 (oracle)",
-        notes="bounds read from the vendored validator of every release >= 61.0.0; the names "
-        "the schema rejects until a later release are ST73-ST75",
+        notes="each release's own vendored validator (`_validate_pyproject`, read from its "
+        "wheel and cached by `sapper cache warm`; 17 distinct ones for 61.0.0-84.2.1) judges "
+        "[project] and [tool.setuptools]; where it is not cached, PP001/PP007's own bounds "
+        "(the names the schema rejects until a later release are ST73-ST75)",
     ),
     Change(
         id="ST24",
@@ -551,6 +553,27 @@ CHANGES: tuple[Change, ...] = (
         covered="PP007 (oracle)",
         notes='keys are `python-module-name` or `*` until 82.0.1 (validate-pyproject #248); `""` is rejected by every release',
         fails=(("61.0.0", "82.0.1"),),
+    ),
+    # ST76: read from setuptools/config/pyprojecttoml.py of the real wheels 82.0.0..84.2.1
+    # (the check arrived with the PEP 794 schema of 82.0.1); built on both sides by
+    # tests/oracle/test_validator_oracle.py. Before 82.0.1 the validator rejects the keys
+    # (ST23, PP001), so the rule's example fails on both sides and has no `error=` here.
+    Change(
+        id="ST76",
+        what="`import-names` / `import-namespaces` (PEP 794) in `[project]`",
+        covered="PP010 (oracle); before 82.0.1 PP001 (the validator rejects the keys)",
+        notes="raised before validation, also when the key is only listed in `dynamic`",
+        fails=(("82.0.1", None),),
+    ),
+    # ST77: the validators before 82.0.1 accept an empty author table; every release's
+    # `_apply_pyprojecttoml._people` then reads person["email"]; proven by
+    # tests/oracle/test_validator_oracle.py (empty-author-table).
+    Change(
+        id="ST77",
+        what="an author or maintainer table with neither `name` nor `email`",
+        covered="PP001 (oracle)",
+        notes="`KeyError: 'email'` after validation, or the validator's own rejection in the releases whose schema wants one of the two",
+        fails=(("61.0.0", None),),
     ),
 )
 

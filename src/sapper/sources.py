@@ -3,7 +3,10 @@
 Archives are never extracted: tar archives are decompressed as a stream (gzip with the
 fastest inflater installed, :mod:`sapper._inflate`) and their headers parsed by a lean reader
 (:mod:`sapper._tar`; ``tarfile`` is its reference in the tests and reads what it leaves, sparse
-members); zip archives are read from an in-memory buffer. Nothing is ever written to disk.
+members); zip archives through their central directory. An sdist file is read as a stream, a
+slice at a time, never whole: what is kept in memory is the files the rules want (each under
+``max_member_size``), so reading costs about the same memory whatever the archive's size.
+Nothing is ever written to disk.
 Every archive is treated as hostile until read: member names, link targets, member types,
 claimed and actual sizes and the compression ratio are all checked, and every problem becomes
 an :class:`~sapper._exceptions.ArchiveError` naming the archive and the member at fault.
@@ -19,7 +22,7 @@ import zlib
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Final, Protocol
+from typing import IO, Final, Protocol, TypeAlias
 
 from sapper import _inflate, _tar
 from sapper._directory import read_directory
@@ -67,6 +70,9 @@ _MAX_LINK_HOPS: Final = 40
 
 _human = _tar._human  # one way to write a size in messages: the tar reader's
 
+#: An archive being read: its bytes, or its file read on demand (never whole).
+_Archive: TypeAlias = "bytes | _inflate.FileBytes"
+
 
 def _hostile(label: str, raw_name: str, problem: str) -> ArchiveError:
     return ArchiveError(
@@ -93,12 +99,16 @@ def archive_format(data: bytes) -> str | None:
     """``gzip``, ``bzip2``, ``xz``, ``tar`` or ``zip`` (also with data before the zip, such
     as a self-extracting stub), or None when ``data`` is none of them."""
     fmt = _format_of(data[:1024])
-    if fmt is None:
-        import zipfile  # rare: a zip archive behind a stub
-
-        if zipfile.is_zipfile(io.BytesIO(data)):
-            fmt = "zip"
+    if fmt is None and _is_zip(data):
+        fmt = "zip"
     return fmt
+
+
+def _is_zip(data: _Archive) -> bool:
+    """A zip archive behind a stub (found from its end-of-central-directory record)."""
+    import zipfile  # rare
+
+    return zipfile.is_zipfile(_opened(data))
 
 
 def _format_of(head: bytes) -> str | None:
@@ -401,14 +411,15 @@ _ARCHIVE_ERRORS: Final = (
 _CHUNK: Final = 256 * 1024  # decompressed bytes read at a time from bz2, xz and plain tar
 
 
-def _chunks(fmt: str, data: bytes) -> tuple[Iterator[bytes], Callable[[], int]]:
-    """The decompressed chunks of ``data`` and a function telling the compressed bytes used."""
+def _chunks(fmt: str, data: _Archive) -> tuple[Iterator[bytes], Callable[[], int]]:
+    """The decompressed chunks of ``data`` (the archive's bytes, or its file read on demand)
+    and a function telling the compressed bytes used."""
     if fmt == "gzip":
         counter = _inflate.Counter()
         return _inflate.gzip_chunks(data, counter), lambda: counter.consumed
     if fmt == "tar":
         return (data[at : at + _CHUNK] for at in range(0, len(data), _CHUNK)), lambda: 0
-    compressed = io.BytesIO(data)
+    compressed = _opened(data)
     if fmt == "bzip2":
         import bz2  # rare: only for .tar.bz2
 
@@ -424,8 +435,16 @@ class _Readable(Protocol):
     def read(self, size: int, /) -> bytes: ...
 
 
+def _opened(data: _Archive) -> IO[bytes]:
+    """The archive as a binary file at its start: its own file, or its bytes in a buffer."""
+    if isinstance(data, bytes):
+        return io.BytesIO(data)
+    data.file.seek(0)
+    return data.file
+
+
 def _scan_lean(
-    data: bytes, fmt: str, collector: _Collector, where: _Where, stop_after: frozenset[str]
+    data: _Archive, fmt: str, collector: _Collector, where: _Where, stop_after: frozenset[str]
 ) -> None:
     """Stream the tar archive through the lean header reader into ``collector``."""
     chunks, consumed = _chunks(fmt, data)
@@ -462,7 +481,7 @@ _tar_reader = "lean"
 
 
 def _read_tar(
-    data: bytes,
+    data: _Archive,
     fmt: str,
     label: str,
     wanted: Callable[[str], bool],
@@ -519,13 +538,13 @@ def _tar_errors() -> tuple[type[BaseException], ...]:
 
 
 def _read_zip(
-    data: bytes, label: str, wanted: Callable[[str], bool], limits: Limits
+    data: _Archive, label: str, wanted: Callable[[str], bool], limits: Limits
 ) -> ProjectFiles:
     import zipfile  # only for zip sdists
 
     where = ""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile.ZipFile(_opened(data)) as archive:
             infos = archive.infolist()
             if len(infos) > limits.max_members:
                 msg = (
@@ -629,6 +648,10 @@ def read_sdist(
 ) -> ProjectFiles:
     """Read the project in an sdist archive, given as a path or as the archive's bytes.
 
+    A file is read as a stream, a slice at a time, never whole: memory holds the wanted
+    files, not the archive (a pipe or a device is read into memory, up to
+    ``max_archive_size``).
+
     Gzip-, bzip2- and xz-compressed tar, plain tar and zip archives are recognised by their
     content. The archive's single top-level directory (``pkg-1.0/``), if any, is stripped from
     the paths. Nothing is extracted or written to disk.
@@ -645,37 +668,62 @@ def read_sdist(
     :raises TargetError: if the file is missing or cannot be read.
     """
     if isinstance(source, bytes | bytearray | memoryview):
-        data = bytes(source)
         label = "<sdist>" if label is None else label
-    else:
-        file = Path(source)
-        label = file.name if label is None else label
+        return _read_archive(bytes(source), label, wanted, limits, stop_after)
+    file = Path(source)
+    label = file.name if label is None else label
+    try:
+        stream = file.open("rb")
+    except FileNotFoundError:
+        msg = f"{label}: no such file; check the path of the sdist to analyse"
+        raise TargetError(msg) from None
+    except OSError as exc:
+        msg = f"{label}: cannot read the file ({exc.strerror}); check its path and permissions"
+        raise TargetError(msg) from exc
+    with stream:
         try:
-            with file.open("rb") as stream:
-                data = stream.read(limits.max_archive_size + 1)
-        except FileNotFoundError:
-            msg = f"{label}: no such file; check the path of the sdist to analyse"
-            raise TargetError(msg) from None
+            info = os.fstat(stream.fileno())
+            # a pipe or a device is read in memory (bounded); a file, a slice at a time
+            archive: _Archive = (
+                _inflate.FileBytes(stream, info.st_size)
+                if stat.S_ISREG(info.st_mode)
+                else stream.read(limits.max_archive_size + 1)
+            )
         except OSError as exc:
             msg = f"{label}: cannot read the file ({exc.strerror}); check its path and permissions"
             raise TargetError(msg) from exc
-    if not data:
+        return _read_archive(archive, label, wanted, limits, stop_after)
+
+
+def _read_archive(
+    data: _Archive,
+    label: str,
+    wanted: Callable[[str], bool],
+    limits: Limits,
+    stop_after: Collection[str],
+) -> ProjectFiles:
+    """Read the archive ``data`` (its bytes, or its file read on demand)."""
+    size = len(data)
+    if not size:
         msg = f"{label}: the file is empty; download or build the sdist again"
         raise ArchiveError(msg)
-    if len(data) > limits.max_archive_size:
+    if size > limits.max_archive_size:
         msg = (
             f"{label}: the archive is larger than {_human(limits.max_archive_size)}; refusing "
             "to read it (raise `max_archive_size` if it is genuine)"
         )
         raise ArchiveError(msg)
-    fmt = archive_format(data)
+    head = data[:1024]
+    fmt = _format_of(head)
+    if fmt is None and _is_zip(data):
+        fmt = "zip"
     if fmt == "zip":
         return _read_zip(data, label, wanted, limits)
     if fmt in ("gzip", "bzip2", "xz", "tar"):
         return _read_tar(data, fmt, label, wanted, limits, stop_after=frozenset(stop_after))
     if fmt is None:
         msg = (
-            f"{label}: not an sdist archive (it starts with {data[:8]!r}); expected a tar "
+            f"{label}: not an sdist archive (it starts with {head[:8]!r}); expected a tar "
             "archive, compressed with gzip, bzip2 or xz or not, or a zip archive"
         )
     else:

@@ -80,6 +80,10 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         ),
         # 61.0.0-61.1.1 crash on a dynamic field nothing fills.
         Reason(("AttributeError",), r"'NoneType' object has no attribute 'items'"),
+        # the extra validations of the 62.6.0-65.4.1 validators escape setuptools' handler
+        Reason(("RedefiningStaticFieldAsDynamic",), r"^You cannot provide a value for"),
+        # an author/maintainer table with neither name nor email (_apply_pyprojecttoml)
+        Reason(("KeyError",), r"^'email'$"),
     ),
     "PP002": (
         Reason(("ValueError",), r"^invalid pyproject\.toml config: `project\.license`"),
@@ -105,6 +109,12 @@ REASONS: dict[str, tuple[Reason, ...]] = {
             ("TypeError",), r"^'NoneType' object is not iterable|'list' object is not a mapping"
         ),
         Reason(("KeyError",), r"^'text'$"),
+    ),
+    # 82.0.1+ raise before validating (PEP 794 keys in [project] or its `dynamic`).
+    "PP010": (
+        Reason(
+            ("NotImplementedError",), r"does not support `import-names` and `import-namespaces`"
+        ),
     ),
     # A module the isolated build environment lacks (not setuptools' own).
     "PP009": (

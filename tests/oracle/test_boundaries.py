@@ -28,7 +28,12 @@ from sapper.versions import catalogue
 
 from .harness import metadata_outcome
 
-pytestmark = [pytest.mark.oracle, pytest.mark.network]
+# PP001/PP007 judged by each release's own validator (warmed once, tests/conftest.py)
+pytestmark = [
+    pytest.mark.oracle,
+    pytest.mark.network,
+    pytest.mark.usefixtures("real_validators"),
+]
 
 
 def _releases() -> list[str]:

@@ -154,6 +154,8 @@ class InputSet:
     pre: bool = False
     #: Lines or entries that were skipped, with the reason (``requirements.txt:7: ...``).
     notes: tuple[str, ...] = ()
+    #: The files given (several requirements files read together); empty: just ``path``.
+    files: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -450,6 +452,7 @@ def _read_requirements(
         find_links=tuple(state.find_links),
         pre=state.pre,
         notes=tuple(state.notes),
+        files=tuple(str(p) for p in paths),
     )
 
 

@@ -86,7 +86,7 @@ def render_table(report: AuditReport, plan: ConstraintPlan, style: Style) -> str
         ]
         lines.append("  ".join(parts) + "  " + row[-1][1])
     lines.append("")
-    if "requirements" in report.format.split("+"):
+    if "requirements" in report.format.split("+") and report.closure is None:
         lines.append(
             "Versions of unpinned requirements are the newest matching release with a file for "
             "the target, as pip would choose; dependencies are not resolved (give a lock or a "

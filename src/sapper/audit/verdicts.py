@@ -60,6 +60,9 @@ class BuildVerdict:
     findings: tuple[Finding, ...] = ()
     #: Why the outcome is what it is, in words.
     reason: str = ""
+    #: Build constraints on other build requirements (``cython<3.0.0``) that a real build
+    #: needed (``sapper audit --verify``), each found by bisecting real builds.
+    build_constraints: tuple[str, ...] = ()
 
 
 def admissible(

@@ -12,22 +12,32 @@ would take for everything else are downloaded into the directory too (sha256-che
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from ..build import Builder
+    from ..build import Builder, BuildResult
     from ..pypi import Index
     from . import AuditReport, PackageAudit
+    from .inputs import FileRef
     from .verdicts import BuildVerdict
 
-__all__ = ["WheelhouseItem", "WheelhouseResult", "build_wheelhouse"]
+__all__ = [
+    "OtherFix",
+    "WheelhouseItem",
+    "WheelhouseResult",
+    "build_wheelhouse",
+    "fix_other_requirement",
+    "missing_requirements",
+    "nearest_release",
+]
 
 Action = Literal["built", "downloaded", "skipped", "failed"]
 
@@ -46,6 +56,15 @@ class WheelhouseItem:
     #: The build error made the wheelhouse go below the static verdict's newest good
     #: release: the audit's constraint for this package is too loose.
     beyond_static: bool = False
+    #: The build failed with sapper's newest good setuptools, with an error that names no
+    #: setuptools removal, and with today's release too: no setuptools cap helps.
+    unfixable: bool = False
+    #: For a build that failed: the nearest newer release of the package that installs
+    #: here (a wheel for the target, or an sdist whose build was run).
+    suggestion: str | None = None
+    #: Build constraints on requirements other than setuptools that the build needed
+    #: (``Cython<3.0.0``), each found by bisecting real builds.
+    build_constraints: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +75,10 @@ class WheelhouseResult:
     verified: bool | None = None
     #: The installer's last lines when verification failed.
     verify_log: str = ""
+    #: The requirements pip could not satisfy from the directory (``markupsafe>=0.23``).
+    missing: tuple[str, ...] = ()
+    #: For each of them: why it is not in the directory, and what to do.
+    advice: tuple[str, ...] = ()
 
     @property
     def failed(self) -> tuple[WheelhouseItem, ...]:
@@ -78,7 +101,13 @@ def _download(p: PackageAudit, url: str, sha256: str, filename: str, index: Inde
     return index.download(file).data
 
 
-def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> WheelhouseItem:
+def _build_one(
+    p: PackageAudit,
+    out: Path,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]] | None = None,
+) -> WheelhouseItem:
     from .._exceptions import SapperError
 
     v = p.verdict
@@ -120,7 +149,63 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
                 break
             tried.append(f"{pinned} ({result.signature})")
             pinned, override = older, [f"setuptools=={older}"]
+        unfixable = False
+        constraints: tuple[str, ...] = ()
+        if result.outcome == "fail" and not _names_a_removal(result):
+            # Another build requirement (Cython 3, a new setuptools-scm...) may be the cause:
+            # bisect its releases with real builds.
+            found = fix_other_requirement(
+                archive,
+                result,
+                override=override,
+                builder=builder,
+                index=index,
+                files_of=files_of,
+            )
+            if found is not None:
+                constraints = (found.constraint,)
+                pins = [*override, f"{found.name}=={found.newest_good}"]
+                result = builder.build(archive, mode="wheel", override=pins, keep=out)
+                tried.append(found.why)
+        if (
+            result.outcome == "fail"
+            and not constraints
+            and pinned is not None
+            and not _names_a_removal(result)
+        ):
+            # Not a setuptools removal: the releases above the newest good one fail for the
+            # reasons the static rules found; if today's release fails too, no cap helps.
+            today = v.today if v is not None else None
+            if today is not None and today != pinned:
+                good_result, good_pinned = result, pinned
+                result = builder.build(
+                    archive, mode="wheel", override=[f"setuptools=={today}"], keep=out
+                )
+                tried.append(f"{pinned} ({good_result.signature})")
+                pinned = today
+                unfixable = result.outcome == "fail"
+                if unfixable:
+                    tried = [
+                        f"with setuptools {good_pinned}, sapper's newest good release, it "
+                        f"fails in {good_result.hook}: {good_result.signature}; with today's "
+                        f"{today}: {result.signature}"
+                    ]
     after = f", after {'; '.join(tried)} failed" if tried else ""
+    if result.outcome == "ok" and result.artifact and constraints:
+        return WheelhouseItem(
+            name=p.name,
+            version=p.version,
+            action="built",
+            wheel=result.artifact,
+            setuptools=pinned,
+            reason=(
+                f"built with setuptools {pinned} and the build constraint "
+                f"{', '.join(constraints)} ({tried[-1]})"
+                if pinned
+                else f"built under the build constraint {', '.join(constraints)} ({tried[-1]})"
+            ),
+            build_constraints=constraints,
+        )
     if result.outcome == "ok" and result.artifact:
         how = (
             f"built with setuptools {pinned} ("
@@ -146,13 +231,249 @@ def _build_one(p: PackageAudit, out: Path, builder: Builder, index: Index) -> Wh
     if result.outcome == "spurious":
         why = f"the sandbox ended it ({result.spurious_reason}): {why}"
     with_what = f" with setuptools {pinned}" if pinned else ""
+    reason = f"build failed{with_what} in {result.hook or 'prepare'}: {why}{after}"
+    suggestion = None
+    if unfixable:
+        reason = f"no setuptools builds it: {tried[0]}"
+    if result.outcome == "fail" and files_of is not None:
+        suggestion = nearest_release(p, builder, index, files_of)
     return WheelhouseItem(
         name=p.name,
         version=p.version,
         action="failed",
         setuptools=pinned,
-        reason=f"build failed{with_what} in {result.hook or 'prepare'}: {why}{after}",
+        reason=reason,
+        unfixable=unfixable,
+        suggestion=suggestion,
     )
+
+
+#: Build requirements never bisected: setuptools has its own logic, and these do not break
+#: builds by themselves.
+_NOT_BISECTED = frozenset({"setuptools", "pip"})
+#: How many other build requirements, and older major series of each, are tried.
+_OTHER_REQUIREMENTS = 3
+_OLDER_SERIES = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OtherFix:
+    """A build requirement other than setuptools whose newer releases break a build."""
+
+    #: Canonical name of the requirement (``cython``).
+    name: str
+    #: The build constraint (``cython<3.0.0``).
+    constraint: str
+    #: The newest release that builds it.
+    newest_good: str
+    #: What the bisection found, in words.
+    why: str
+
+
+def fix_other_requirement(
+    archive: Path,
+    failed: BuildResult,
+    *,
+    override: Sequence[str],
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]] | None,
+) -> OtherFix | None:
+    """When ``failed`` (a build of ``archive`` under ``override``) may have failed because of
+    a build requirement other than setuptools: for each one the build installed without
+    an exact pin (at most :data:`_OTHER_REQUIREMENTS`), build with the newest release of
+    each older major series (at most :data:`_OLDER_SERIES`); when one builds, bisect the
+    releases from it to the newest with real builds
+    (:func:`sapper.canary.bisect.bisect`) and return the constraint ``NAME<FIRST_BAD``.
+    None when nothing helps."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    from ..canary.bisect import bisect
+
+    names: list[str] = []
+    for text in (*failed.declared_requires, *failed.dynamic_requires):
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        name = str(canonicalize_name(req.name))
+        exact = any(s.operator in ("==", "===") for s in req.specifier)
+        if name not in _NOT_BISECTED and not exact and name not in names:
+            names.append(name)
+    for name in names[:_OTHER_REQUIREMENTS]:
+        versions = _releases(name, index, files_of)
+        if len(versions) < 2:
+            continue
+        newest = versions[-1]
+        older = _newest_of_older_series(versions)[:_OLDER_SERIES]
+        good = None
+        for candidate in older:
+            pins = [*override, f"{name}=={candidate}"]
+            if builder.build(archive, mode="wheel", override=pins).outcome == "ok":
+                good = candidate
+                break
+        if good is None:
+            continue
+        span = versions[versions.index(good) :]
+        found = bisect(archive, span, builder=builder, mode="wheel", package=name, pins=override)
+        change = next((c for c in found.changes if c[1] == "ok" and c[2] == "fail"), None)
+        if change is None:
+            continue
+        first_bad = change[0]
+        newest_good = span[span.index(first_bad) - 1]
+        bad_step = next(s for s in found.steps if s.version == first_bad)
+        why = (
+            f"{name} {first_bad} breaks it ({_said(bad_step.message, bad_step.signature)}); "
+            f"{newest_good} is the newest "
+            f"release before it, found by bisecting {len(found.steps)} real builds between "
+            f"{good} and {newest}"
+        )
+        return OtherFix(
+            name=name, constraint=f"{name}<{first_bad}", newest_good=newest_good, why=why
+        )
+    return None
+
+
+def _said(message: str | None, signature: str | None) -> str:
+    """The error as the build said it: its last line, else the signature."""
+    lines = [line.strip() for line in (message or "").splitlines() if line.strip()]
+    return lines[-1][:300] if lines else signature or "failed"
+
+
+def _releases(
+    name: str, index: Index, files_of: Callable[[str], list[FileRef]] | None
+) -> list[str]:
+    """The final, not yanked releases of ``name``, ascending."""
+    from packaging.version import InvalidVersion, Version
+
+    from .._exceptions import SapperError
+    from .resolve import _file_version
+
+    found: dict[Version, str] = {}
+    try:
+        if files_of is not None:
+            pairs = [(_file_version(f, name), f.yanked) for f in files_of(name)]
+        else:
+            pairs = [
+                (f.version, f.yanked) for f in index.files(name) if f.kind in ("sdist", "wheel")
+            ]
+    except SapperError:
+        return []
+    for text, yanked in pairs:
+        if not text or yanked:
+            continue
+        with contextlib.suppress(InvalidVersion):
+            v = Version(text)
+            if not v.is_prerelease:
+                found.setdefault(v, text)
+    return [found[v] for v in sorted(found)]
+
+
+def _newest_of_older_series(versions: Sequence[str]) -> list[str]:
+    """The newest release of each major series older than the newest one, newest first
+    (``0.29.37`` for Cython 3)."""
+    from packaging.version import Version
+
+    newest_major = Version(versions[-1]).major
+    best: dict[int, str] = {}
+    for text in versions:
+        major = Version(text).major
+        if major < newest_major:
+            best[major] = text
+    return [best[m] for m in sorted(best, reverse=True)]
+
+
+def _names_a_removal(result: BuildResult) -> bool:
+    text = f"{result.signature or ''}\n{result.message or ''}"
+    return any(pattern.search(text) for pattern, _ in _REMOVALS)
+
+
+def nearest_release(
+    p: PackageAudit,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]],
+) -> str | None:
+    """The nearest release after ``p``'s that installs on this interpreter: one with a
+    wheel for it, or one whose sdist a real build (with its newest good setuptools) turns
+    into a wheel. The newest release is tried first (None when it does not install either);
+    then a binary search over the releases between, as for a history where old releases
+    fail and newer ones work (about log2(n) builds)."""
+    from packaging.version import InvalidVersion, Version
+
+    from .._exceptions import SapperError
+    from .resolve import _file_version
+
+    if not p.version:
+        return None
+    try:
+        current = Version(p.version)
+        files = files_of(p.name)
+    except (InvalidVersion, SapperError):
+        return None
+    versions = set()
+    for f in files:
+        with contextlib.suppress(InvalidVersion, ValueError):
+            v = Version(_file_version(f, p.name) or "")
+            if v > current and not v.is_prerelease and not f.yanked:
+                versions.add(v)
+    candidates = [str(v) for v in sorted(versions)]
+    memo: dict[str, bool] = {}
+
+    def installs(version: str) -> bool:
+        if version not in memo:
+            memo[version] = _installs_here(p.name, version, builder, index, files_of)
+        return memo[version]
+
+    if not candidates or not installs(candidates[-1]):
+        return None
+    lo, hi = -1, len(candidates) - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if installs(candidates[mid]):
+            hi = mid
+        else:
+            lo = mid
+    return candidates[hi]
+
+
+def _installs_here(
+    name: str,
+    version: str,
+    builder: Builder,
+    index: Index,
+    files_of: Callable[[str], list[FileRef]],
+) -> bool:
+    """Whether ``name==version`` has a wheel for this interpreter, or its sdist builds."""
+    from .._exceptions import SapperError
+    from . import PackageAudit
+    from .inputs import Entry, InputSet
+    from .resolve import resolve_entry, target_environment
+    from .verdicts import judge_sdist
+
+    target = target_environment()
+    inputs = InputSet(path="", format="requirements", entries=())
+    entry = Entry(name=name, version=version, specifier=f"=={version}")
+    try:
+        found = resolve_entry(entry, inputs, target, files_of=files_of)
+    except SapperError:
+        return False
+    if found.source == "wheel":
+        return True
+    if found.source != "sdist" or found.sdist is None or not found.sdist.url:
+        return False
+    verdict = judge_sdist(found, target, downloader=index)
+    override = [f"setuptools=={verdict.newest_good}"] if verdict.newest_good else []
+    p = PackageAudit(name=name, version=version, origin="", source="sdist", how="")
+    try:
+        data = _download(p, found.sdist.url, found.sdist.sha256 or "", found.sdist.filename, index)
+    except SapperError:
+        return False
+    with tempfile.TemporaryDirectory(prefix="sapper-nearest-") as tmp:
+        archive = Path(tmp) / found.sdist.filename
+        archive.write_bytes(data)
+        return builder.build(archive, mode="wheel", override=override).outcome == "ok"
 
 
 #: Build errors that name a setuptools removal, and the release that made it: when a build
@@ -198,17 +519,42 @@ def build_wheelhouse(
     index: Index,
     complete: bool = True,
     verify: bool = True,
+    requirements: Path | None = None,
+    files_of: Callable[[str], list[FileRef]] | None = None,
     on_item: Callable[[int, int, str], None] | None = None,
+    reuse: Sequence[WheelhouseItem] = (),
 ) -> WheelhouseResult:
-    """Fill ``out`` with wheels for ``report``'s distributions (see the module docstring)."""
+    """Fill ``out`` with wheels for ``report``'s distributions (see the module docstring).
+
+    ``requirements``: the requirements file the report audited; verification then installs
+    it as the user will (``pip install --no-index --find-links OUT -r FILE``), with the
+    audited releases as constraints. ``files_of`` lists a project's files on the index (a
+    :class:`sapper.audit.resolve.IndexFiles`): with it, an sdist that no setuptools builds
+    gets the nearest newer release that installs here as a suggestion. ``reuse``: items of
+    an earlier pass over the same directory; a distribution built there (its wheel still in
+    ``out``) is not built again.
+    """
     out.mkdir(parents=True, exist_ok=True)
     items: list[WheelhouseItem] = []
     total = len(report.packages)
     for i, p in enumerate(report.packages):
         if on_item is not None:
             on_item(i, total, p.name)
-        if p.source == "sdist":
-            items.append(_build_one(p, out, builder, index))
+        earlier = next(
+            (
+                i
+                for i in reuse
+                if (i.name, i.version) == (p.name, p.version)
+                and i.action == "built"
+                and i.wheel
+                and (out / i.wheel).exists()
+            ),
+            None,
+        )
+        if p.source == "sdist" and earlier is not None:
+            items.append(earlier)
+        elif p.source == "sdist":
+            items.append(_build_one(p, out, builder, index, files_of))
         elif p.source == "wheel" and complete:
             items.append(_fetch_wheel(p, out, index))
         elif p.source == "wheel":
@@ -225,16 +571,94 @@ def build_wheelhouse(
                 WheelhouseItem(name=p.name, version=p.version, action="skipped", reason=p.how)
             )
     verified, log = None, ""
+    missing: tuple[str, ...] = ()
     if verify:
         wanted = [
             f"{i.name}=={i.version}"
             for i in items
             if i.action in ("built", "downloaded") and i.version
         ]
-        if wanted:
-            verified, log = verify_offline(out, wanted)
+        if wanted or requirements is not None:
+            verified, log = verify_offline(out, wanted, requirements=requirements)
+            if not verified:
+                missing = missing_requirements(log)
     return WheelhouseResult(
-        directory=str(out), items=tuple(items), verified=verified, verify_log=log
+        directory=str(out),
+        items=tuple(items),
+        verified=verified,
+        verify_log=log,
+        missing=missing,
+        advice=_advice(missing, items, report, out),
+    )
+
+
+def _advice(
+    missing: Sequence[str], items: Sequence[WheelhouseItem], report: AuditReport, out: Path
+) -> tuple[str, ...]:
+    """Advice for each requirement pip missed, then for each failed item pip did not reach
+    (it stops at the first distribution it cannot find)."""
+    from packaging.utils import canonicalize_name
+
+    if not missing:
+        return ()
+    named = {canonicalize_name(re.split(r"[<>=!~;\[ ]", m, maxsplit=1)[0]) for m in missing}
+    later = [
+        f"{i.name}=={i.version}"
+        for i in items
+        if i.action == "failed" and canonicalize_name(i.name) not in named
+    ]
+    return tuple(advise(m, items, report, out) for m in (*missing, *later))
+
+
+_MISSING = re.compile(
+    r"(?:No matching distribution found for|Could not find a version that satisfies the "
+    r"requirement)\s+(?P<req>[^\s(]+(?:\s*[<>=!~]=?\s*[^\s(]+)*)"
+)
+
+
+def missing_requirements(log: str) -> tuple[str, ...]:
+    """The requirements pip's output says it found no distribution for, in order."""
+    return tuple(dict.fromkeys(m.group("req").strip() for m in _MISSING.finditer(log)))
+
+
+def advise(
+    requirement: str, items: Sequence[WheelhouseItem], report: AuditReport, out: Path
+) -> str:
+    """Why ``requirement`` is not in the wheelhouse ``out``, and what to do."""
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        name = canonicalize_name(Requirement(requirement).name)
+    except InvalidRequirement:
+        name = canonicalize_name(requirement)
+    item = next((i for i in items if canonicalize_name(i.name) == name), None)
+    if item is not None and item.action == "failed":
+        fix = (
+            f"pin {item.name}=={item.suggestion} in the requirements ({item.suggestion} "
+            "builds here), then run sapper wheelhouse again"
+            if item.suggestion
+            else "build it where its build works and copy the wheel into the directory"
+        )
+        return f"{requirement}: {item.name} {item.version} could not be built: {item.reason}; {fix}"
+    if item is not None and item.action == "skipped":
+        return f"{requirement}: {item.name} was not put in the directory ({item.reason})"
+    if item is not None:
+        return (
+            f"{requirement}: the directory has {item.name} {item.version}, which does not "
+            "satisfy it; pin a release that does in the requirements"
+        )
+    closure = report.closure
+    why = (
+        f"pip could not resolve the dependencies ({closure.error})"
+        if closure is not None and closure.error
+        else "the input does not list it (a lock or report that omits a dependency)"
+    )
+    return (
+        f"{requirement}: not in the audit, so not in the directory: {why}; add it with "
+        f"`pip download --only-binary :all: --no-deps -d {out} '{requirement}'` (or "
+        f"`pip wheel --no-deps -w {out} '{requirement}'` when it has no wheel), or list it "
+        "in the requirements and run sapper wheelhouse again"
     )
 
 
@@ -266,15 +690,23 @@ def _fetch_wheel(p: PackageAudit, out: Path, index: Index) -> WheelhouseItem:
     )
 
 
-def verify_offline(directory: Path, requirements: list[str]) -> tuple[bool, str]:
-    """Install ``requirements`` into a fresh virtual environment with pip, offline from
-    ``directory``; return whether it worked and pip's last lines."""
+def verify_offline(
+    directory: Path, pins: list[str], *, requirements: Path | None = None
+) -> tuple[bool, str]:
+    """Install ``pins`` (or, with ``requirements``, that file under ``pins`` as
+    constraints) into a fresh virtual environment with pip, offline from ``directory``;
+    return whether it worked and pip's last lines."""
     import os
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env["PIP_CONFIG_FILE"] = os.devnull
     with tempfile.TemporaryDirectory(prefix="sapper-verify-") as tmp:
         venv = Path(tmp) / "env"
+        wanted: list[str] = list(pins)
+        if requirements is not None:
+            constraints = Path(tmp) / "constraints.txt"
+            constraints.write_text("".join(f"{p}\n" for p in pins), encoding="utf-8")
+            wanted = ["-r", str(requirements), "-c", str(constraints)]
         subprocess.run(
             [sys.executable, "-m", "venv", "--without-pip", str(venv)],
             check=True,
@@ -295,7 +727,7 @@ def verify_offline(directory: Path, requirements: list[str]) -> tuple[bool, str]
                 ":all:",
                 "--find-links",
                 str(directory),
-                *requirements,
+                *wanted,
             ],
             capture_output=True,
             text=True,
@@ -304,4 +736,4 @@ def verify_offline(directory: Path, requirements: list[str]) -> tuple[bool, str]
             timeout=900,
         )
     text = (done.stdout + done.stderr).strip().splitlines()
-    return done.returncode == 0, "\n".join(text[-8:])
+    return done.returncode == 0, "\n".join(text[-12:])

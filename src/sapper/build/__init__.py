@@ -20,7 +20,8 @@ system, one writable directory, caps on memory, CPU time, file size and processe
 wall-clock timeout that kills the whole process tree, a scrubbed environment. Requirements
 the first hook adds (``setup_requires``, ``wheel`` for setuptools < 70.1) trigger one more
 fetch and environment. :func:`check_sandbox` raises :class:`~sapper.SandboxError` when
-bubblewrap cannot run; ``Builder(sandbox=False)`` is the explicit opt-out.
+bubblewrap cannot run, naming the cause :func:`diagnose_sandbox` found and its fix;
+``Builder(sandbox=False)`` is the explicit opt-out.
 """
 
 from __future__ import annotations
@@ -28,7 +29,15 @@ from __future__ import annotations
 from ._capture import BuildWarning, parse_setuptools_message, signature
 from ._env import EnvironmentCache, Wheelhouse
 from ._runner import Builder, BuildResult, Mode, Outcome, unpack_sdist
-from ._sandbox import Limits, SandboxRun, check_sandbox, run_sandboxed
+from ._sandbox import (
+    Limits,
+    Remedy,
+    SandboxDiagnosis,
+    SandboxRun,
+    check_sandbox,
+    diagnose_sandbox,
+    run_sandboxed,
+)
 
 __all__ = [
     "BuildResult",
@@ -38,9 +47,12 @@ __all__ = [
     "Limits",
     "Mode",
     "Outcome",
+    "Remedy",
+    "SandboxDiagnosis",
     "SandboxRun",
     "Wheelhouse",
     "check_sandbox",
+    "diagnose_sandbox",
     "parse_setuptools_message",
     "run_sandboxed",
     "signature",

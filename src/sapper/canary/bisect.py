@@ -1,4 +1,5 @@
-"""``sapper canary bisect``: the setuptools release where one target's build outcome changes.
+"""``sapper canary bisect``: the release of setuptools (or of another build requirement, with
+``package``) where one target's build outcome changes.
 
 With different outcomes at ``good`` and ``bad``, a binary search over the releases between
 them (yanked ones skipped) finds a release whose outcome differs from its predecessor's, as
@@ -16,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..build import Builder, Mode
-from .engine import build_side
-from .model import Backend
 
 __all__ = ["BisectResult", "BisectStep", "bisect", "changelog_url", "releases_between"]
 
 
-def changelog_url(version: str) -> str:
-    """The entry of ``version`` in setuptools' changelog."""
+def changelog_url(version: str, package: str = "setuptools") -> str | None:
+    """The entry of ``version`` in setuptools' changelog (None for another package)."""
+    if package.lower() != "setuptools":
+        return None
     return f"https://setuptools.pypa.io/en/stable/history.html#v{version.replace('.', '-')}"
 
 
@@ -32,6 +33,8 @@ class BisectStep:
     version: str
     outcome: str
     signature: str | None = None
+    #: The failing build's own message (the signature with the names left in).
+    message: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,21 +81,26 @@ def bisect(
     mode: Mode = "metadata",
     env: tuple[tuple[str, str], ...] = (),
     on_step: Callable[[BisectStep], None] | None = None,
+    package: str = "setuptools",
+    pins: Sequence[str] = (),
 ) -> BisectResult:
-    """Find where ``target``'s outcome changes over ``releases`` (ascending, ends included)."""
+    """Find where ``target``'s outcome changes over ``releases`` (ascending, ends included)
+    of ``package`` (setuptools by default; any build requirement, such as Cython), which
+    each build pins, as a build constraint would, with the other ``pins``
+    (``setuptools==81.0.0``) kept the same throughout. A spurious build is retried once."""
     cache: dict[str, BisectStep] = {}
 
     def outcome(version: str) -> BisectStep:
         if version not in cache:
-            backend = Backend(
-                spec=f"setuptools=={version}",
-                requirement=f"setuptools=={version}",
-                version=version,
-                env=env,
-            )
-            result, _ = build_side(builder, target, backend, mode)
+            override = [f"{package}=={version}", *pins]
+            result = builder.build(target, mode=mode, override=override, env=dict(env))
+            if result.outcome == "spurious":
+                result = builder.build(target, mode=mode, override=override, env=dict(env))
             cache[version] = BisectStep(
-                version=version, outcome=result.outcome, signature=result.signature
+                version=version,
+                outcome=result.outcome,
+                signature=result.signature,
+                message=result.message,
             )
             if on_step is not None:
                 on_step(cache[version])

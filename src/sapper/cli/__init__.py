@@ -35,10 +35,11 @@ SUBCOMMAND_MODULES: list[str] = [
     "sapper.cli.canary",
     "sapper.cli.audit",
     "sapper.cli.wheelhouse",
+    "sapper.cli.doctor",
 ]
 
 #: Sub-command name -> the module that registers it: ``sapper check ...`` imports and builds
-#: only the ``check`` parser, not the other eight (a cold ``sapper check`` in pre-commit pays
+#: only the ``check`` parser, not the other nine (a cold ``sapper check`` in pre-commit pays
 #: for one sub-command's options, not for every one's). ``tests/test_cli_package.py`` checks
 #: this table against what the modules register.
 SUBCOMMANDS: dict[str, str] = {
@@ -52,6 +53,7 @@ SUBCOMMANDS: dict[str, str] = {
     "canary": "sapper.cli.canary",
     "audit": "sapper.cli.audit",
     "wheelhouse": "sapper.cli.wheelhouse",
+    "doctor": "sapper.cli.doctor",
 }
 
 

@@ -96,6 +96,11 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
     "cache": _DONE,
     "cache info": _DONE,
     "cache clean": _DONE,
+    "cache warm": {
+        ExitCode.OK: "every validator asked for is in the cache",
+        ExitCode.USAGE: "usage error (an unknown setuptools version)",
+        ExitCode.TARGET_ERROR: "a wheel could not be downloaded (network, index, sha256)",
+    },
     "canary": {
         ExitCode.OK: "no regression",
         ExitCode.FINDINGS: "regressions found",
@@ -119,6 +124,13 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
         ExitCode.USAGE: "usage error",
         ExitCode.TARGET_ERROR: "no working sandbox (bubblewrap): use --no-sandbox to build "
         "unconfined",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
+    "doctor": {
+        ExitCode.OK: "the sandbox starts and the index answers",
+        ExitCode.FINDINGS: "a problem: no working sandbox (its cause and fix are printed) or "
+        "the index does not answer",
+        ExitCode.USAGE: "usage error",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -146,10 +147,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "audit",
         help="which dependencies get built from source, which would fail, what to pin",
         description=(
-            "For each distribution INPUT names: the release an installer takes, whether it "
-            "gets built from source for the target (no compatible wheel), and for those "
-            "sdists the setuptools a build gets today, sapper's verdict there, and the "
-            "newest setuptools that builds them. Nothing is built or executed."
+            "For each distribution INPUT names (for a requirements file: its whole "
+            "dependency tree, resolved by pip's own resolver in the sandbox): the release an "
+            "installer takes, whether it gets built from source for the target (no "
+            "compatible wheel), and for those sdists the setuptools a build gets today, "
+            "sapper's verdict there, and the newest setuptools that builds them. The "
+            "verdicts are static unless --verify builds every sdist for real."
         ),
         epilog=_EPILOG,
         formatter_class=HelpFormatter,
@@ -172,6 +175,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "-o", "--output", metavar="FILE", type=Path, help="where --emit writes (default: stdout)"
     )
     parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="build every sdist for real in the sandbox (for the running interpreter), show "
+        "the static and real verdicts side by side, and emit what the builds showed",
+    )
+    parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
@@ -180,9 +189,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(handler=_run, command_parser=parser)
 
 
-def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
+def run_audit(
+    args: argparse.Namespace, *, target: bool, build_constraints: Sequence[str] = ()
+) -> AuditReport:
     """Call :func:`sapper.audit.audit` with the options :func:`add_audit_target_options` added
-    (``target``: with ``--python``/``--platform``), showing progress on a terminal."""
+    (``target``: with ``--python``/``--platform``), showing progress on a terminal;
+    ``build_constraints`` go to pip's resolver."""
     from ..audit import audit
 
     show = progress_enabled()
@@ -210,6 +222,8 @@ def run_audit(args: argparse.Namespace, *, target: bool) -> AuditReport:
             enforce_deprecations=args.enforce_deprecations,
             cache_dir=args.cache_dir,
             on_package=progress,
+            sandbox=not getattr(args, "no_sandbox", False),
+            build_constraints=build_constraints,
         )
     finally:
         if show:
@@ -239,7 +253,14 @@ def _audit(args: argparse.Namespace) -> int:
     if args.emit is not None and args.output is None and args.format == "json":
         msg = "--emit without -o prints the emitted file alone; add -o FILE for --format json"
         raise UsageError(msg)
+    if args.verify and (args.python or args.platform):
+        msg = "--verify builds for the running interpreter: run it without --python/--platform"
+        raise UsageError(msg)
     report = run_audit(args, target=True)
+    real = _verify(args, report) if args.verify else None
+    if real is not None:
+        report, static = real, report
+    plan = plan_constraints(report)
     code = (
         EXIT_INCOMPLETE
         if any(p.error for p in report.packages)
@@ -259,8 +280,36 @@ def _audit(args: argparse.Namespace) -> int:
         out.write(json.dumps(report_json(report), indent=2) + "\n")
     else:
         style = Style(color=use_color(args.color, out.isatty()))
-        out.write(render_table(report, plan_constraints(report), style))
+        out.write(render_table(report, plan, style))
+        if real is not None:
+            from ..audit.verify import render_side_by_side
+
+            out.write(render_side_by_side(report, static))
     return code
+
+
+def _verify(args: argparse.Namespace, report: AuditReport) -> AuditReport:
+    """``--verify``: every sdist of ``report`` built for real (sandboxed)."""
+    from ..audit.resolve import IndexFiles
+    from ..audit.verify import verify_report
+    from ..build import Builder
+    from ..pypi import DEFAULT_INDEX_URL, Index
+
+    builder = Builder(cache_dir=args.cache_dir, index_url=args.index_url)
+    builder.check()
+    index_url = args.index_url or DEFAULT_INDEX_URL
+    files_of = IndexFiles(
+        [] if args.no_index else [index_url],
+        [str(Path(p).resolve()) for p in args.find_links],
+        cache_dir=args.cache_dir,
+    )
+    return verify_report(
+        report,
+        builder=builder,
+        index=Index(index_url, cache_dir=args.cache_dir),
+        files_of=files_of,
+        reaudit=lambda found: run_audit(args, target=True, build_constraints=found),
+    )
 
 
 def _write(path: Path, text: str) -> None:

@@ -1,4 +1,4 @@
-"""``sapper cache info|clean``: see and bound the download cache."""
+"""``sapper cache info|clean|warm``: see, bound and fill the download cache."""
 
 from __future__ import annotations
 
@@ -18,7 +18,15 @@ content-addressed) and the resolutions of exact pins. It lives in $SAPPER_CACHE_
 `sapper cache clean` removes everything, or what has not been used for DAYS days, or the
 least recently used downloads above a size. A removed file is downloaded again when needed.
 To cap the cache for good, pass --cache-max-size to check, fix and scan, or set
-$SAPPER_CACHE_MAX_SIZE or cache-max-size in [tool.sapper]."""
+$SAPPER_CACHE_MAX_SIZE or cache-max-size in [tool.sapper].
+
+`sapper cache warm` downloads the pyproject.toml validator of every setuptools release
+(the code each release vendors in setuptools/config/_validate_pyproject/, read from its
+wheel; one download per distinct validator) so that `sapper check` judges [project] and
+[tool.setuptools] with setuptools' own validator, offline. `sapper check` never downloads a
+validator itself: for a release whose validator is not cached it falls back to its own
+checks of PP001 and PP007. check reads the validators from $SAPPER_CACHE_DIR or the user
+cache directory."""
 
 
 def _cache_dir_option(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +41,8 @@ def _cache_dir_option(parser: argparse.ArgumentParser) -> None:
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "cache",
-        help="show the download cache's size, or clean it",
+        help="show the download cache's size, clean it, or warm it with setuptools' "
+        "pyproject.toml validators",
         description=_DESCRIPTION,
         epilog=command_epilog("cache"),
         formatter_class=HelpFormatter,
@@ -80,13 +89,38 @@ def add_parser(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="only this kind (a folder `cache info` lists, such as sdists or resolve); "
-        "repeatable",
+        help="only this kind (a folder `cache info` lists, such as sdists or resolve); repeatable",
     )
     clean.add_argument(
         "--dry-run", action="store_true", help="say what would be removed, remove nothing"
     )
     clean.set_defaults(handler=_run_clean)
+    warm = sub.add_parser(
+        "warm",
+        help="download setuptools' own pyproject.toml validators for offline checks",
+        description="Download the pyproject.toml validator of each setuptools release "
+        "(from its wheel, sha256-checked; releases sharing a validator share one download) "
+        "into the cache, so that `sapper check` runs setuptools' own validation offline.",
+        epilog=command_epilog("cache warm"),
+        formatter_class=HelpFormatter,
+    )
+    _cache_dir_option(warm)
+    warm.add_argument(
+        "--index-url",
+        metavar="URL",
+        default=None,
+        help="simple-API index to download from (default: $SAPPER_INDEX_URL or "
+        "https://pypi.org/simple)",
+    )
+    warm.add_argument(
+        "--setuptools",
+        metavar="VERSION",
+        action="append",
+        default=[],
+        help="only the validator of this release (repeatable; default: every release "
+        "from 61.0.0 on)",
+    )
+    warm.set_defaults(handler=_run_warm)
     parser.set_defaults(handler=_run_help, cache_parser=parser)
 
 
@@ -172,5 +206,31 @@ def _run_clean(args: argparse.Namespace) -> int:
     sys.stdout.write(
         f"{verb} {result.removed_files} file(s), {format_size(result.removed_bytes)}; "
         f"{format_size(result.kept_bytes)} left in {cache_dir}\n"
+    )
+    return ExitCode.OK
+
+
+def _run_warm(args: argparse.Namespace) -> int:
+    import os
+
+    from ..facts.validator import warm
+    from ..pypi import DEFAULT_INDEX_URL, Index
+    from ..versions import catalogue
+
+    cat = catalogue()
+    wanted = [cat.validate_version(v) for v in args.setuptools] or sorted(
+        cat.between("61.0.0"), key=cat.parsed
+    )
+    url = args.index_url or os.environ.get("SAPPER_INDEX_URL") or DEFAULT_INDEX_URL
+    index = Index(url, cache_dir=_cache_dir(args))
+    done = warm(index, wanted)
+    fetched = sum(not w.cached for w in done)
+    for w in done:
+        state = "cached" if w.cached else "downloaded"
+        span = w.releases[0] if len(w.releases) == 1 else f"{w.releases[0]}..{w.releases[-1]}"
+        sys.stdout.write(f"  {w.digest[:12]}  {state:<10}  setuptools {span}\n")
+    sys.stdout.write(
+        f"{len(done)} validator(s) for {sum(len(w.releases) for w in done)} release(s) "
+        f"in {index.cache_dir}; {fetched} downloaded\n"
     )
     return ExitCode.OK

@@ -56,10 +56,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
         epilog=(
             "Builds run in bubblewrap (no network, read-only system, caps on memory, CPU, file "
-            "size and processes, a timeout); without a working bubblewrap sapper refuses unless "
-            "--no-sandbox is given. Results go to the store (--db); running the same command "
-            "again continues the run.\n\n"
-            + command_epilog("canary")
+            "size and processes, a timeout); without a working bubblewrap sapper says why "
+            "(`sapper doctor` too) and refuses, unless --no-sandbox --i-trust-the-corpus is "
+            "given. Results go to the store (--db); running the same command again continues "
+            "the run.\n\n" + command_epilog("canary")
         ),
         formatter_class=HelpFormatter,
     )
@@ -71,6 +71,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     parser.add_argument("--good", metavar="VERSION", help="bisect: a release with the old outcome")
     parser.add_argument("--bad", metavar="VERSION", help="bisect: a release with the new outcome")
+    parser.add_argument(
+        "--package",
+        metavar="NAME",
+        default="setuptools",
+        help="bisect: the build requirement whose releases are bisected (default setuptools; "
+        "Cython, wheel, setuptools-scm...), pinned in every build",
+    )
+    parser.add_argument(
+        "--pin",
+        metavar="REQ",
+        action="append",
+        default=[],
+        help="bisect: also pin this build requirement in every build, such as "
+        "setuptools==81.0.0 while --package Cython is bisected (repeatable)",
+    )
     parser.add_argument("--baseline", metavar="BACKEND", help="the reference backend")
     parser.add_argument("--candidate", metavar="BACKEND", help="the backend under test")
     parser.add_argument(
@@ -147,7 +162,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--no-sandbox",
         action="store_true",
-        help="run the builds without bubblewrap (only on a throw-away machine)",
+        help="run the builds without bubblewrap; refused unless --i-trust-the-corpus is given "
+        "too (the corpus is other people's code), and then only on a throw-away machine",
+    )
+    parser.add_argument(
+        "--i-trust-the-corpus",
+        action="store_true",
+        help="with --no-sandbox: acknowledge that every sdist's build code runs unconfined, "
+        "with your user's rights and network",
     )
     parser.add_argument(
         "--retry",
@@ -181,9 +203,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(handler=_run)
 
 
+#: Why ``--no-sandbox`` alone is refused (docs/ci.md, "--no-sandbox").
+NO_SANDBOX_REFUSED = (
+    "--no-sandbox would run the build code of every sdist in the corpus (other people's "
+    "code) unconfined, with your user's rights and network; add --i-trust-the-corpus to "
+    "accept that (on a throw-away machine only), or make the sandbox work: `sapper doctor` "
+    "says why it does not start here"
+)
+NO_SANDBOX_WARNING = (
+    "sapper: warning: --no-sandbox --i-trust-the-corpus: the corpus's build code runs "
+    "unconfined (no bubblewrap; caps and timeout still apply)\n"
+)
+
+
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import SandboxError
 
+    if args.no_sandbox:
+        if not args.i_trust_the_corpus:
+            raise UsageError(NO_SANDBOX_REFUSED)
+        sys.stderr.write(NO_SANDBOX_WARNING)
+    elif args.i_trust_the_corpus:
+        msg = "--i-trust-the-corpus goes with --no-sandbox (it acknowledges running unconfined)"
+        raise UsageError(msg)
     try:
         if args.sources[:1] == ["bisect"]:
             return _run_bisect(args)
@@ -292,8 +334,9 @@ class _Bar:
 
 def _run_bisect(args: argparse.Namespace) -> int:
     if len(args.sources) != 2 or not args.good or not args.bad:
-        msg = "write: sapper canary bisect TARGET --good VERSION --bad VERSION"
+        msg = "write: sapper canary bisect TARGET --good VERSION --bad VERSION [--package NAME]"
         raise UsageError(msg)
+    package = args.package
     from ..build import Builder, Limits
     from ..canary.bisect import bisect, changelog_url, releases_between
     from ..canary.model import parse_env
@@ -309,7 +352,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
             msg = "bisect needs the download cache; do not disable it"
             raise UsageError(msg)
         target = download.path
-    files = index.sdists("setuptools")
+    files = [f for f in index.files(package) if f.kind in ("sdist", "wheel")]
     releases = releases_between(
         [f.version for f in files],
         args.good,
@@ -317,7 +360,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
         yanked=[f.version for f in files if f.yanked],
     )
     if len(releases) < 2:
-        msg = f"no setuptools releases between {args.good} and {args.bad}"
+        msg = f"no {package} releases between {args.good} and {args.bad}"
         raise UsageError(msg)
     from ..canary.engine import default_work_dir
 
@@ -335,7 +378,9 @@ def _run_bisect(args: argparse.Namespace) -> int:
         builder=builder,
         mode=args.mode,
         env=parse_env(args.candidate_env),
-        on_step=_show_step,
+        on_step=lambda step: _show_step(step, package),
+        package=package,
+        pins=args.pin,
     )
     if not result.changes:
         sys.stdout.write(
@@ -346,12 +391,13 @@ def _run_bisect(args: argparse.Namespace) -> int:
     how = "every release built" if result.exhaustive else "binary search"
     sys.stdout.write(f"{target.name}: outcome changes ({how}):\n")
     for version, before, after in result.changes:
-        sys.stdout.write(f"  {version}: {before} -> {after}  {changelog_url(version)}\n")
+        url = changelog_url(version, package)
+        sys.stdout.write(f"  {package} {version}: {before} -> {after}{'  ' + url if url else ''}\n")
     if result.exhaustive and len(result.changes) > 1:
         sys.stdout.write("  the outcome changed and changed back: the history is not monotone\n")
     return 0
 
 
-def _show_step(step: Any) -> None:
+def _show_step(step: Any, package: str = "setuptools") -> None:
     detail = f" ({step.signature})" if step.signature else ""
-    sys.stderr.write(f"  setuptools {step.version}: {step.outcome}{detail}\n")
+    sys.stderr.write(f"  {package} {step.version}: {step.outcome}{detail}\n")

@@ -49,8 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             f"--top N reads the top-PyPI-packages list shipped with sapper, dated {date} "
             "(30-day downloads, https://hugovk.github.io/top-pypi-packages/).\n\n"
             "Failed downloads and bad archives are recorded in the database with their error, "
-            "and never stop the scan.\n\n"
-            + command_epilog("scan")
+            "and never stop the scan.\n\n" + command_epilog("scan")
         ),
         formatter_class=HelpFormatter,
     )
@@ -88,6 +87,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="Dask scheduler address for --engine dask (tcp://host:8786)",
     )
     parser.add_argument(
+        "--dask-batch",
+        metavar="N",
+        type=positive_int,
+        default=16,
+        help="sdists per Dask task (default 16): a lost worker costs at most its tasks in "
+        "flight, and each task's rows are one Parquet partition",
+    )
+    parser.add_argument(
         "--connections",
         metavar="N",
         type=positive_int,
@@ -99,6 +106,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--retry-failed",
         action="store_true",
         help="scan again the sdists an earlier run recorded with an error",
+    )
+    parser.add_argument(
+        "--download-only",
+        action="store_true",
+        help="resolve and download the sdists into the cache, analyse nothing (a later scan, "
+        "or Dask workers sharing the cache directory, analyse them from there); a rerun "
+        "downloads only what is missing; with --cache-max-size, what would take the cache "
+        "past it is left for a later run (and nothing is evicted)",
     )
     parser.add_argument(
         "--no-early-stop",
@@ -142,6 +157,9 @@ def _run(args: argparse.Namespace) -> int:
         engine=args.engine,
         jobs=args.jobs or 0,
         scheduler=args.scheduler,
+        dask_batch=args.dask_batch,
+        download_only=args.download_only,
+        download_cap=cap if args.download_only else None,
         versions=parse_versions(args.versions),
         index_url=args.index_url,
         cache_dir=args.cache_dir,
@@ -173,8 +191,10 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
-    sys.stderr.write(_final_line(summary) + "\n")
-    apply_cache_cap(args, cap)
+    final = _download_line(summary) if args.download_only else _final_line(summary)
+    sys.stderr.write(final + "\n")
+    if not args.download_only:  # there the cap bounds the downloads, and evicts nothing
+        apply_cache_cap(args, cap)
     if args.export is not None:
         return _export(db, args.export)
     return 0
@@ -239,3 +259,19 @@ def _final_line(s: ScanSummary) -> str:
     if s.top_list_date:
         line += f"; top list of {s.top_list_date}"
     return f"{line}; results in {s.db}"
+
+
+def _download_line(s: ScanSummary) -> str:
+    """The final line of ``--download-only``."""
+    from ._light import format_size
+
+    rate = s.downloaded_bytes / s.seconds if s.seconds > 0 else 0.0
+    line = (
+        f"downloaded {s.downloaded} sdists, {format_size(s.downloaded_bytes)} in "
+        f"{s.seconds:.1f} s ({format_size(int(rate))}/s); {s.cached} already in the cache"
+    )
+    if s.deferred:
+        line += f"; {s.deferred} left for a later run by the cache size cap"
+    if s.failed:
+        line += f"; {s.failed} failed (recorded in {s.db})"
+    return line

@@ -6,9 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._common import ExitCode, HelpFormatter, command_epilog, positive_int, progress_enabled
 from .audit import add_audit_target_options, run_audit
+
+if TYPE_CHECKING:
+    from ..audit import AuditReport
 
 __all__ = ["add_parser"]
 
@@ -67,17 +71,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--no-sandbox",
         action="store_true",
-        help="build without bubblewrap (caps and timeout still apply); only for trusted sdists",
+        help="build without bubblewrap (caps and timeout still apply): the sdists' build code "
+        "runs as pip would run it, with your user's rights; a warning says so",
     )
     parser.set_defaults(handler=_run)
 
 
+#: The one line ``--no-sandbox`` prints (docs/ci.md, "--no-sandbox").
+NO_SANDBOX_WARNING = (
+    "sapper: warning: --no-sandbox: the sdists' build code runs unconfined, as pip would run "
+    "it (no bubblewrap; caps and timeout still apply)\n"
+)
+
+
 def _run(args: argparse.Namespace) -> int:
     from .._exceptions import SandboxError
+    from ..audit.resolve import IndexFiles
     from ..audit.wheelhouse import build_wheelhouse
     from ..build import Builder, Limits
     from ..pypi import DEFAULT_INDEX_URL, Index
 
+    if args.no_sandbox:
+        sys.stderr.write(NO_SANDBOX_WARNING)
     builder = Builder(
         cache_dir=args.cache_dir,
         index_url=args.index_url,
@@ -98,6 +113,11 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     index = Index(args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir)
+    files_of = IndexFiles(
+        [] if args.no_index else [args.index_url or DEFAULT_INDEX_URL],
+        [str(Path(p).resolve()) for p in args.find_links],
+        cache_dir=args.cache_dir,
+    )
     try:
         result = build_wheelhouse(
             report,
@@ -106,8 +126,28 @@ def _run(args: argparse.Namespace) -> int:
             index=index,
             complete=args.complete,
             verify=args.verify,
+            requirements=_requirements_file(args, report),
+            files_of=files_of,
             on_item=progress,
         )
+        found = tuple(dict.fromkeys(c for i in result.items for c in i.build_constraints))
+        if found and report.closure is not None and report.closure.report is None:
+            # the builds found what the resolver lacked (cython<3.0.0): resolve again
+            again = run_audit(args, target=False, build_constraints=found)
+            if again.closure is not None and again.closure.report is not None:
+                report = again
+                result = build_wheelhouse(
+                    report,
+                    args.output,
+                    builder=builder,
+                    index=index,
+                    complete=args.complete,
+                    verify=args.verify,
+                    requirements=_requirements_file(args, report),
+                    files_of=files_of,
+                    on_item=progress,
+                    reuse=result.items,
+                )
     finally:
         if show:
             sys.stderr.write("\r\x1b[K")
@@ -129,10 +169,31 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif result.verified is False:
         out.write("The offline install from the directory FAILED:\n" + result.verify_log + "\n")
+        for advice in result.advice:
+            out.write(f"missing: {advice}\n")
     from ..audit.verdicts import next_release
     from ..versions import catalogue
 
+    for note in report.notes:
+        out.write(f"note: {note}\n")
     for item in result.items:
+        if item.unfixable:
+            nearest = (
+                f"; the nearest release that installs here is {item.suggestion}"
+                if item.suggestion
+                else "; no newer release tried installs here"
+            )
+            out.write(
+                f"note: no setuptools builds {item.name} {item.version} here (not a setuptools "
+                f"removal: a cap would not help){nearest}.\n"
+            )
+        for constraint in item.build_constraints:
+            out.write(
+                f"note: {item.name} {item.version} needs the build constraint `{constraint}` "
+                "(found by bisecting real builds): add the line to pip's --build-constraint "
+                "file (global), or give it to this package alone in uv's "
+                "[tool.uv.extra-build-dependencies] or Poetry's [tool.poetry.build-constraints].\n"
+            )
         if item.beyond_static and item.setuptools:
             upper = next_release(catalogue(), item.setuptools)
             out.write(
@@ -143,3 +204,11 @@ def _run(args: argparse.Namespace) -> int:
     if result.failed or result.verified is False:
         return ExitCode.FINDINGS
     return ExitCode.OK
+
+
+def _requirements_file(args: argparse.Namespace, report: AuditReport) -> Path | None:
+    """The requirements file the offline install uses, when the input is exactly one."""
+    inputs = args.inputs
+    if report.format == "requirements" and len(inputs) == 1 and not args.constraints:
+        return Path(inputs[0])
+    return None

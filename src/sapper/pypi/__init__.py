@@ -16,10 +16,30 @@ this package must stay cheap.
 
 from __future__ import annotations
 
-from ._cache import default_cache_dir
-from ._index import DEFAULT_INDEX_URL, DEFAULT_PAGE_MAX_AGE, MAX_DOWNLOAD_SIZE, Index
-from ._models import Download, FileKind, ProjectListing, ReleaseFile, SdistFile
-from ._select import looks_like_requirement, preferred_sdist
+from typing import TYPE_CHECKING, Any
+
+from ._dirs import default_cache_dir
+
+if TYPE_CHECKING:
+    from ._index import DEFAULT_INDEX_URL, DEFAULT_PAGE_MAX_AGE, MAX_DOWNLOAD_SIZE, Index
+    from ._models import Download, FileKind, ProjectListing, ReleaseFile, SdistFile
+    from ._select import looks_like_requirement, preferred_sdist
+
+#: Where each public name lives: imported on first use (``sapper check`` of a tree only
+#: needs :func:`default_cache_dir`).
+_LAZY = {
+    "DEFAULT_INDEX_URL": "_index",
+    "DEFAULT_PAGE_MAX_AGE": "_index",
+    "MAX_DOWNLOAD_SIZE": "_index",
+    "Index": "_index",
+    "Download": "_models",
+    "FileKind": "_models",
+    "ProjectListing": "_models",
+    "ReleaseFile": "_models",
+    "SdistFile": "_models",
+    "looks_like_requirement": "_select",
+    "preferred_sdist": "_select",
+}
 
 __all__ = [
     "DEFAULT_INDEX_URL",
@@ -35,6 +55,18 @@ __all__ = [
     "looks_like_requirement",
     "preferred_sdist",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:

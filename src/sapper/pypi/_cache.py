@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._exceptions import FetchError
+from ._dirs import default_cache_dir
 from ._http import describe
 from ._models import SdistFile
 from ._select import SHA256_RE
@@ -45,16 +46,6 @@ __all__ = [
     "write_page",
     "write_summary",
 ]
-
-
-def default_cache_dir() -> Path:
-    """Return ``$SAPPER_CACHE_DIR``, or else the user cache directory for sapper."""
-    env = os.environ.get("SAPPER_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("sapper", appauthor=False))
 
 
 def write_atomic(path: Path, data: bytes, *, cache_dir: Path | None) -> None:

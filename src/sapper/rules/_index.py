@@ -19,6 +19,7 @@ RULE_MODULES: dict[str, str] = {
     "PP007": "sapper.rules.pyproject.pp007",
     "PP008": "sapper.rules.pyproject.pp008",
     "PP009": "sapper.rules.pyproject.pp009",
+    "PP010": "sapper.rules.pyproject.pp010",
     "RQ001": "sapper.rules.requires.rq001",
     "SC001": "sapper.rules.setup_cfg.sc001",
     "SC002": "sapper.rules.setup_cfg.sc002",

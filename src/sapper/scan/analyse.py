@@ -33,8 +33,11 @@ if TYPE_CHECKING:
 __all__ = [
     "AnalyseOptions",
     "analyse",
+    "downloaded",
     "failed_row",
     "fetch_and_analyse",
+    "file_sha256",
+    "read_local",
     "read_plan",
 ]
 
@@ -183,12 +186,18 @@ def failed_row(job: Job, error: ErrorRecord, *, seconds: float = 0.0) -> Row:
     return make_row(job, result, seconds=seconds)
 
 
-def analyse(job: Job, data: bytes, options: AnalyseOptions) -> Row:
-    """Check the archive ``data`` of ``job`` and return its row; never raises for bad input."""
+def analyse(job: Job, data: bytes | Path, options: AnalyseOptions) -> Row:
+    """Check the archive of ``job`` (its bytes, or its file, which is read as a stream, never
+    whole) and return its row; never raises for bad input."""
     start = time.perf_counter()
     label = job.filename or (Path(job.path).name if job.path else job.target)
     kind: TargetKind = "sdist" if job.path else "pypi"
-    sha256 = job.sha256 or hashlib.sha256(data).hexdigest()
+    try:
+        sha256 = job.sha256 or (
+            hashlib.sha256(data).hexdigest() if isinstance(data, bytes) else file_sha256(data)
+        )
+    except OSError as exc:
+        return failed_row(job, ErrorRecord(type="target", message=_os_message(job, exc)))
     try:
         plan = None
         if options.early_stop:
@@ -228,14 +237,28 @@ def analyse(job: Job, data: bytes, options: AnalyseOptions) -> Row:
     return make_row(job, result, seconds=time.perf_counter() - start)
 
 
-def read_local(job: Job) -> tuple[Job, bytes]:
-    """Read ``job.path``; the job gains its sha256 (its store key)."""
+_HASH_CHUNK: Final = 1024 * 1024
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of the file at ``path``, read a chunk at a time (never whole)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while chunk := stream.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def read_local(job: Job) -> tuple[Job, Path]:
+    """Hash ``job.path`` (streaming); the job gains its sha256 (its store key) and size, and
+    the file is analysed from its path."""
     import dataclasses
 
     assert job.path is not None
-    data = Path(job.path).read_bytes()
-    sha = hashlib.sha256(data).hexdigest()
-    return dataclasses.replace(job, sha256=sha, size=job.size or len(data)), data
+    path = Path(job.path)
+    sha = file_sha256(path)
+    size = job.size or path.stat().st_size
+    return dataclasses.replace(job, sha256=sha, size=size), path
 
 
 def fetch_and_analyse(job: Job, options: AnalyseOptions) -> Row:
@@ -244,7 +267,9 @@ def fetch_and_analyse(job: Job, options: AnalyseOptions) -> Row:
     return got if isinstance(got, Row) else analyse(*got, options)
 
 
-def fetch_or_row(job: Job, get: Callable[[Job], tuple[Job, bytes]]) -> tuple[Job, bytes] | Row:
+def fetch_or_row(
+    job: Job, get: Callable[[Job], tuple[Job, bytes | Path]]
+) -> tuple[Job, bytes | Path] | Row:
     """``get(job)``, or the row that records why the archive could not be had."""
     start = time.perf_counter()
     try:
@@ -257,14 +282,21 @@ def fetch_or_row(job: Job, get: Callable[[Job], tuple[Job, bytes]]) -> tuple[Job
         )
 
 
-def fetch(job: Job, options: AnalyseOptions) -> tuple[Job, bytes]:
-    """The bytes of ``job``'s archive: read from disk, or downloaded (cached, hash-checked)."""
+def fetch(job: Job, options: AnalyseOptions) -> tuple[Job, bytes | Path]:
+    """``job``'s archive: its local file (hashed), or downloaded (cached, hash-checked)."""
     if job.path is not None:
         return read_local(job)
     from ..pypi import DEFAULT_INDEX_URL
 
     index = _index(options.index_url or DEFAULT_INDEX_URL, options.cache_dir)
-    return job, index.download(sdist_file(job)).data
+    return job, downloaded(index, job)
+
+
+def downloaded(index: Index, job: Job) -> bytes | Path:
+    """Download ``job``'s archive: its file in the cache (read as a stream by the analysis,
+    so that its bytes are not kept meanwhile), or its bytes when there is no cache."""
+    download = index.download(sdist_file(job))
+    return download.path if download.path is not None else download.data
 
 
 def sdist_file(job: Job) -> SdistFile:

@@ -29,6 +29,7 @@ from ._threads import DaemonPool
 from .analyse import (
     AnalyseOptions,
     analyse,
+    downloaded,
     failed_row,
     fetch_and_analyse,
     fetch_or_row,
@@ -39,7 +40,7 @@ from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
 from .store import SCHEMA_VERSION, Row, Store, open_store, utcnow
 
 if TYPE_CHECKING:
-    from ..pypi import Index
+    from ..pypi import Download, Index
 
 __all__ = ["Progress", "ScanOptions", "ScanSummary", "scan"]
 
@@ -74,6 +75,12 @@ class ScanOptions:
     check: Options = field(default_factory=Options)
     #: Jobs per Dask task.
     dask_batch: int = 16
+    #: Resolve and download the sdists into the cache, analyse nothing (a later scan, or
+    #: Dask workers sharing the cache directory, analyse them from there).
+    download_only: bool = False
+    #: With ``download_only``: bytes the cache may hold (``--cache-max-size``); the sdists
+    #: that would take it past this are left for a later run (None: no cap).
+    download_cap: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +119,12 @@ class ScanSummary:
     unknown: int
     seconds: float
     top_list_date: str | None = None
+    #: ``download_only``: sdists downloaded from the index and their bytes, those the cache
+    #: held already, and those left for a later run by ``download_cap``.
+    downloaded: int = 0
+    downloaded_bytes: int = 0
+    cached: int = 0
+    deferred: int = 0
 
 
 class _Counter:
@@ -308,8 +321,19 @@ def scan(
             index_url=options.index_url,
             cache_dir=options.cache_dir if options.engine == "dask" else index.cache_dir,
         )
+        downloads = _Downloads()
         try:
-            if options.engine == "dask":
+            if options.download_only:
+                _download_only(
+                    jobs,
+                    index=index,
+                    options=options,
+                    done=done,
+                    batcher=batcher,
+                    counter=counter,
+                    stats=downloads,
+                )
+            elif options.engine == "dask":
                 _run_dask(
                     jobs,
                     done=done,
@@ -333,6 +357,17 @@ def scan(
         except KeyboardInterrupt:
             batcher.finish()
             raise _interrupted(store, counter) from None
+        except _SchedulerLost as exc:
+            batcher.finish()
+            lost = _interrupted(store, counter)
+            held = f"{lost.stored} sdists" if lost.stored is not None else "the results are"
+            msg = (
+                f"--scheduler {options.scheduler}: the Dask scheduler was lost mid-scan ({exc}); "
+                f"{held} stored in {store.path} ({lost.written} written by this run); start "
+                "the scheduler again (and its workers) and run the same command to resume, what "
+                "is stored is skipped"
+            )
+            raise UsageError(msg) from None
         finally:
             batcher.finish()
             counter.tick(force=True)
@@ -347,6 +382,10 @@ def scan(
         unknown=counter.outcomes.get("unknown", 0),
         seconds=time.monotonic() - start,
         top_list_date=top_list().date if top else None,
+        downloaded=downloads.downloaded,
+        downloaded_bytes=downloads.bytes,
+        cached=downloads.cached,
+        deferred=downloads.deferred,
     )
 
 
@@ -405,6 +444,89 @@ def _resolve_all(
     return jobs
 
 
+@dataclass(slots=True)
+class _Downloads:
+    downloaded: int = 0
+    bytes: int = 0
+    cached: int = 0
+    deferred: int = 0
+
+
+def _download_only(
+    jobs: list[Job],
+    *,
+    index: Index,
+    options: ScanOptions,
+    done: set[str],
+    batcher: _Batcher,
+    counter: _Counter,
+    stats: _Downloads,
+) -> None:
+    """Download the sdists of ``jobs`` into the cache (``--download-only``); a failed
+    download becomes a row, as in a scan. With ``download_cap``, an sdist that would take the
+    cache past it is left for a later run, by the size the index lists (an sdist already in
+    the cache needs no room)."""
+    room: int | None = None
+    if options.download_cap is not None and index.cache_dir is not None:
+        from ..cache import info
+
+        room = options.download_cap - info(index.cache_dir).bytes  # as the cap counts
+    queue = deque(job for job in jobs if job.path is None)  # a local file: nothing to do
+    pool = DaemonPool(options.connections, name="sapper-download")
+    # future -> (job, whether it holds room under the cap)
+    running: dict[cf.Future[Download | Row], tuple[Job, bool]] = {}
+
+    def get(job: Job) -> Download | Row:
+        try:
+            return index.download(sdist_file(job))
+        except (TargetError, OSError) as exc:
+            kind = exc.kind if isinstance(exc, TargetError) else "fetch"
+            return failed_row(job, ErrorRecord(type=kind, message=str(exc)))
+
+    try:
+        while queue or running:
+            while queue and len(running) < options.connections:
+                job = queue.popleft()
+                if job.sha256 and job.sha256 in done:
+                    counter.skipped += 1
+                    continue
+                reserved = room is not None and not _in_cache(index, job)
+                if room is not None and reserved:
+                    if (job.size or 0) > room:
+                        stats.deferred += 1
+                        continue
+                    room -= job.size or 0
+                running[pool.submit(get, job)] = (job, reserved)
+            if not running:
+                continue
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                job, reserved = running.pop(future)
+                got = future.result()
+                if room is not None and reserved and (isinstance(got, Row) or got.from_cache):
+                    room += job.size or 0  # nothing written (or counted already)
+                if isinstance(got, Row):
+                    batcher.add(got)
+                elif got.from_cache:
+                    stats.cached += 1
+                else:
+                    stats.downloaded += 1
+                    stats.bytes += len(got.data)
+            batcher.maybe_flush()
+            counter.tick()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _in_cache(index: Index, job: Job) -> bool:
+    """Whether the cache holds ``job``'s sdist (under ``sdists/<sha[:2]>/<sha>/``, where
+    :meth:`Index.download` keeps it)."""
+    if index.cache_dir is None or not job.sha256:
+        return False
+    folder = index.cache_dir / "sdists" / job.sha256[:2] / job.sha256
+    return folder.is_dir() and any(folder.iterdir())
+
+
 def _workers(options: ScanOptions) -> int:
     """Worker processes of the process engine (``jobs``; 0: one per CPU)."""
     return options.jobs or os.cpu_count() or 1
@@ -425,13 +547,14 @@ class _Inline:
         pass
 
 
-def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes] | Row | None:
-    """Runs in a download thread: the archive of ``job``, its failure row, or None if done."""
+def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes | Path] | Row | None:
+    """Runs in a download thread: the archive of ``job`` (its file, or its bytes when there
+    is no cache), its failure row, or None if done."""
 
-    def get(job: Job) -> tuple[Job, bytes]:
+    def get(job: Job) -> tuple[Job, bytes | Path]:
         if job.path is not None:
             return read_local(job)
-        return job, index.download(sdist_file(job)).data
+        return job, downloaded(index, job)
 
     got = fetch_or_row(job, get)
     if isinstance(got, Row) or got[0].path is None:
@@ -453,12 +576,12 @@ def _run_local(
     workers = _workers(options)
     queue = deque(jobs)
     # (job, archive); the archive is None when the worker reads the local file itself
-    ready: deque[tuple[Job, bytes | None]] = deque()
-    fetching: set[cf.Future[tuple[Job, bytes] | Row | None]] = set()
+    ready: deque[tuple[Job, bytes | Path | None]] = deque()
+    fetching: set[cf.Future[tuple[Job, bytes | Path] | Row | None]] = set()
     # sdists in flight when a worker died: each is tried again alone, to find the culprit
-    suspects: deque[tuple[Job, bytes | None]] = deque()
+    suspects: deque[tuple[Job, bytes | Path | None]] = deque()
     # future -> (job, archive, attempt, the pool it runs in)
-    analysing: dict[cf.Future[Row], tuple[Job, bytes | None, int, object]] = {}
+    analysing: dict[cf.Future[Row], tuple[Job, bytes | Path | None, int, object]] = {}
     io_limit = max(1, options.connections) * 2
     cpu_limit = workers * 2
     pool: cf.ProcessPoolExecutor | _Inline
@@ -468,9 +591,9 @@ def _run_local(
         started = warm.take() if warm is not None else None
         pool = started if started is not None else _process_pool(workers)
     io_pool = DaemonPool(options.connections, name="sapper-download")
-    # worker processes read (and hash) local files themselves, rather than being sent their
-    # bytes, unless the store holds earlier results: then this process hashes each file
-    # first, so as not to send the ones already done
+    # worker processes hash local files themselves, unless the store holds earlier results:
+    # then this process hashes each file first (streaming), so as not to send the ones
+    # already done; either way a worker reads the file from its path, never its bytes
     direct = workers > 1 and not done
 
     def renew(broken: object) -> None:
@@ -480,7 +603,7 @@ def _run_local(
             pool.shutdown(wait=False, cancel_futures=True)
             pool = _process_pool(workers)
 
-    def submit(job: Job, data: bytes | None, attempt: int) -> None:
+    def submit(job: Job, data: bytes | Path | None, attempt: int) -> None:
         for _ in range(2):
             current = pool
             try:
@@ -631,7 +754,9 @@ def _forked_pool(workers: int) -> cf.ProcessPoolExecutor | None:
 
 
 def _read_and_analyse(
-    analyse_fn: Callable[[Job, bytes, AnalyseOptions], Row], job: Job, options: AnalyseOptions
+    analyse_fn: Callable[[Job, bytes | Path, AnalyseOptions], Row],
+    job: Job,
+    options: AnalyseOptions,
 ) -> Row:
     """Runs in a worker process: read (and hash) the local file of ``job``, then analyse it
     with ``analyse_fn``; a file that cannot be read gives its failure row, as in
@@ -716,6 +841,22 @@ def _dask_task(jobs: list[Job], options: AnalyseOptions) -> list[Row]:
     return [fetch_and_analyse(job, options) for job in jobs]
 
 
+class _SchedulerLost(Exception):  # a signal for scan(), which words it
+    """The Dask scheduler was lost mid-scan."""
+
+
+def _task_failed(job: Job, batch: list[Job], exc: Exception) -> Row:
+    """The row of ``job`` when the Dask task of its ``batch`` failed as a whole."""
+    name = type(exc).__name__
+    label = job.filename or (Path(job.path).name if job.path else job.target)
+    message = (
+        f"{label}: the Dask task analysing it, with {len(batch) - 1} other "
+        f"sdists, failed ({name}: {str(exc).splitlines()[0] if str(exc) else name}); run "
+        "again with --retry-failed (and a smaller --dask-batch to find the culprit)"
+    )
+    return failed_row(job, ErrorRecord(type="crash", message=message))
+
+
 def _run_dask(
     jobs: list[Job],
     *,
@@ -749,12 +890,19 @@ def _run_dask(
             msg = f"--scheduler {options.scheduler}: cannot reach the Dask scheduler ({exc})"
             raise UsageError(msg) from exc
     try:
-        futures = [
-            client.submit(_dask_task, batch, analyse_options, pure=False)
+        futures = {
+            client.submit(_dask_task, batch, analyse_options, pure=False): batch
             for batch in _batches(todo, max(1, options.dask_batch))
-        ]
+        }
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            rows: list[Row] = future.result()
+            try:
+                rows: list[Row] = future.result()
+            except cf.CancelledError as exc:  # the scheduler is gone: so are all the tasks
+                raise _SchedulerLost(str(exc).splitlines()[0]) from None
+            except Exception as exc:  # the task failed: its rows say why
+                # (KilledWorker: the task was running on every worker that died while
+                # running it, as many as Dask allows: an sdist that takes its worker down)
+                rows = [_task_failed(job, futures[future], exc) for job in futures[future]]
             for row in rows:
                 batcher.add(row)
             batcher.flush()  # one partition (or transaction) per task

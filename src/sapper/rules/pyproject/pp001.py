@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from ...changes import change
 from ...model import Finding
 from .._base import Context, Rule, register
 from .._emit import make_finding, versions
@@ -18,6 +19,8 @@ from ._shared import (
     _supplied_fields,
     _truthy,
 )
+from ._validation import locate, validation, validator_fix
+from ._validation import message as validator_message
 
 #: PEP 621 keys every setuptools since 61.0.0 accepts in [project].
 _PEP621 = frozenset(
@@ -168,12 +171,63 @@ def _unfilled_dynamic(
             )
 
 
+def _validator_findings(
+    ctx: Context, relax: set[str], table: str, code: str
+) -> tuple[list[Finding], set[str]]:
+    """Findings of the real validators' rejections of ``table`` (``project`` or ``tool``),
+    and every release a validator rejected the file at (setuptools stops there)."""
+    val = validation(ctx)
+    stopped: set[str] = set()
+    for releases, _ in val.rejected:
+        stopped |= releases
+    findings = []
+    note = _RELAX_NOTE if relax else ""
+    for releases, rejection in val.rejected_at(table):
+        failing = set(releases) - relax
+        if failing:
+            findings.append(
+                make_finding(
+                    ctx,
+                    code,
+                    validator_message(rejection) + note,
+                    line=locate(ctx, rejection),
+                    fails=failing,
+                    fix=validator_fix(rejection),
+                )
+            )
+    return findings, stopped
+
+
+_RELAX_NOTE = " (61.2.0-67.8.0 ignored the whole [project] table with a warning instead)"
+
+
 def _check_project_table(ctx: Context) -> Iterable[Finding]:
     project, tool = ctx.pyproject.tables
+    relax = versions(ctx, *_RELAX) if project and _relaxed(ctx, project, tool) else set()
+    findings, stopped = _validator_findings(ctx, relax, "project", "PP001")
     if not project:
-        return []  # an empty [project] is ignored like a missing one (read_configuration)
-    since61 = versions(ctx, "61.0.0")
-    relax = versions(ctx, *_RELAX) if _relaxed(ctx, project, tool) else set()
+        unjudged = versions(ctx, "61.0.0") & set(validation(ctx).unavailable)
+        if tool and unjudged:
+            # read_configuration validates {"project": {}, ...} when [tool.setuptools] is
+            # there: the schema wants `name` (and `version` or `dynamic`) in every release
+            findings.append(
+                make_finding(
+                    ctx,
+                    "PP001",
+                    "[tool.setuptools] without [project]: setuptools validates an empty "
+                    '[project] and stops with "invalid pyproject.toml config: `project`"',
+                    line=ctx.pyproject.locate("tool.setuptools"),
+                    fails=unjudged,
+                    fix="add a [project] table with `name` and `version`, or move the "
+                    "[tool.setuptools] options to setup.cfg/setup.py",
+                )
+            )
+        return findings  # an empty [project] alone is ignored like a missing one
+    # The hand-written schema checks stand for the releases whose validator is not cached;
+    # the checks setuptools makes after validation, for every release that got past it.
+    schema = set(validation(ctx).unavailable)
+    after = versions(ctx, "61.0.0") - stopped
+    since61 = versions(ctx, "61.0.0") & schema
     dynamic = project.get("dynamic")
     # non-strings are reported as a type problem below; a set of mixed types cannot be
     # sorted, and a list or table in the list cannot be in a set at all
@@ -204,7 +258,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                 "[project] has no `version` and does not list it in `dynamic`; setuptools "
                 "stops with \"`project` must contain ['version'] properties\"",
                 None,
-                versions(ctx, "61.2.0"),
+                versions(ctx, "61.2.0") & schema,
                 'add `version = "..."` to [project], or `dynamic = ["version"]` with '
                 '`[tool.setuptools.dynamic] version = {attr = "pkg.__version__"}`',
             )
@@ -214,14 +268,14 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
             (
                 f"`{key}` is set in [project] and listed in `project.dynamic` too",
                 key,
-                since61,
+                versions(ctx, "61.0.0") & (schema | after),
                 f"either remove `{key}` from `dynamic` or drop the static value",
             )
         )
     for key, value in project.items():
         if key not in _PEP621:
             intro = _LATER_PROJECT_KEYS.get(key)
-            failing = versions(ctx, "61.0.0", intro) if intro else since61
+            failing = versions(ctx, "61.0.0", intro) & schema if intro else since61
             if failing:
                 what = (
                     f"`{key}` in [project] is only known to setuptools >= {intro}"
@@ -255,22 +309,46 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                             f"remove `{item}` from `dynamic`",
                         )
                     )
-    problems.extend(_unfilled_dynamic(ctx, project, tool, dynamic))
-    findings = []
+                elif isinstance(item, str) and item in _LATER_PROJECT_KEYS:
+                    intro = _LATER_PROJECT_KEYS[item]
+                    problems.append(
+                        (
+                            f"`project.dynamic` lists `{item}`, a field only setuptools >= "
+                            f"{intro} knows",
+                            "dynamic",
+                            versions(ctx, "61.0.0", intro) & schema,
+                            f"require `setuptools>={intro}` in build-system.requires",
+                        )
+                    )
+    for key in ("authors", "maintainers"):
+        people = project.get(key)
+        if isinstance(people, list) and any(
+            isinstance(p, dict) and "name" not in p and "email" not in p for p in people
+        ):
+            # the validators before 82.0.1 accept it; _apply_pyprojecttoml._people then
+            # reads person["email"] (KeyError: 'email')
+            problems.append(
+                (
+                    f"`project.{key}` has a table with neither `name` nor `email`; setuptools "
+                    "stops with \"KeyError: 'email'\" (or the validator rejects it)",
+                    key,
+                    change("ST77").failing(ctx.catalogue) & (schema | after),
+                    "give each person a `name` or an `email`, or drop the empty table",
+                )
+            )
+    problems.extend(
+        (m, k, v & (schema | after), f)
+        for m, k, v, f in _unfilled_dynamic(ctx, project, tool, dynamic)
+    )
     for message, key, versions_hit, fix in problems:
         failing = versions_hit - relax
         if not failing:
             continue
-        note = (
-            " (61.2.0-67.8.0 ignored the whole [project] table with a warning instead)"
-            if relax
-            else ""
-        )
         findings.append(
             make_finding(
                 ctx,
                 "PP001",
-                message + note,
+                message + (_RELAX_NOTE if relax else ""),
                 line=ctx.pyproject.locate("project", key),
                 fails=failing,
                 fix=fix,
@@ -293,7 +371,14 @@ register(
         summary="pyproject.toml [project] table that setuptools' validation rejects",
         doc="""
 ## What it does
-Checks the `[project]` table the way setuptools' vendored `validate-pyproject` does:
+Runs each setuptools release's own vendored validator (`validate-pyproject`, generated
+code under `setuptools/config/_validate_pyproject/`) on `[project]` and reports its
+rejections in its own words, at the line of the offending key (`sapper cache warm` puts the
+validators in the cache; see docs/cli.md), and the checks setuptools makes after
+validation: a field both set and dynamic, dynamic fields nothing fills, an author table
+with neither `name` nor `email`. A `[tool.setuptools]` table without `[project]` fails
+too: setuptools validates an empty `[project]`. Where a release's validator is not cached
+it checks the table itself, the way the validator does:
 `name` present and not dynamic, `version` present or listed in `dynamic`, no field both set
 and dynamic, no keys outside PEP 621 (or keys that only newer setuptools knows, such as
 `license-files` before 77.0.1), and the types of the fields.

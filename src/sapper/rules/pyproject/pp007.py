@@ -17,6 +17,8 @@ from ._shared import (
     PATH,
     _ref,
 )
+from ._validation import locate, validation, validator_fix
+from ._validation import message as validator_message
 
 _TOOL_KEYS = frozenset(
     {
@@ -123,12 +125,13 @@ def _name_fix(field: str, name: str, since: str | None) -> str:
     return f"rename `{name}` to an importable name"
 
 
-def _check_names(ctx: Context, tool: dict[str, Any]) -> Iterable[Finding]:
+def _check_names(ctx: Context, tool: dict[str, Any], schema: set[str]) -> Iterable[Finding]:
     for field, where, name in _names(tool):
         since = _accepted_from(field, name)
         if since == _ALWAYS:
             continue
         failing = versions(ctx, _ALWAYS, since) if since else versions(ctx, _ALWAYS)
+        failing &= schema
         if not failing:
             continue
         what = "key" if field.endswith(("-data", "-dir")) else "name"
@@ -154,9 +157,23 @@ def _check_names(ctx: Context, tool: dict[str, Any]) -> Iterable[Finding]:
 
 def _check_tool_table(ctx: Context) -> Iterable[Finding]:
     _, tool = ctx.pyproject.tables
+    val = validation(ctx)
+    judged = [
+        make_finding(
+            ctx,
+            "PP007",
+            validator_message(rejection),
+            line=locate(ctx, rejection),
+            fails=set(releases),
+            fix=validator_fix(rejection),
+        )
+        for releases, rejection in val.rejected_at("tool")
+    ]
     if tool is None:
-        return []
-    since61 = versions(ctx, "61.0.0")
+        return judged
+    # the hand-written checks stand for the releases whose validator is not cached
+    schema = set(val.unavailable)
+    since61 = versions(ctx, "61.0.0") & schema
     problems: list[tuple[str, str, set[str], str]] = []
     for key in tool:
         if key in _TOOL_KEYS:
@@ -167,7 +184,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
                 (
                     f"`tool.setuptools.{key}` is only known to setuptools >= {intro}",
                     key,
-                    versions(ctx, "61.0.0", intro),
+                    versions(ctx, "61.0.0", intro) & schema,
                     f"require `setuptools>={intro}` in build-system.requires",
                 )
             )
@@ -212,7 +229,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
                     if intro
                     else f"`tool.setuptools.dynamic` has the unknown key `{key}`",
                     "dynamic",
-                    versions(ctx, "61.0.0", intro) if intro else since61,
+                    versions(ctx, "61.0.0", intro) & schema if intro else since61,
                     f"require `setuptools>={intro}` in build-system.requires"
                     if intro
                     else f"remove `{key}`",
@@ -230,7 +247,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
         for message, key, failing, fix in problems
         if failing
     ]
-    return found + list(_check_names(ctx, tool))
+    return judged + found + list(_check_names(ctx, tool, schema))
 
 
 _REF_PYPROJECT = Reference(
@@ -247,7 +264,10 @@ register(
         summary="`[tool.setuptools]` key that the setuptools schema rejects",
         doc="""
 ## What it does
-Checks `[tool.setuptools]` against setuptools' schema: unknown keys (underscores instead of
+Runs each setuptools release's own vendored validator on `[tool.setuptools]` and reports
+its rejections in its own words (`sapper cache warm` puts the validators in the cache;
+see docs/cli.md). Where a release's validator is not cached, it checks
+`[tool.setuptools]` against setuptools' schema itself: unknown keys (underscores instead of
 dashes, typos), keys only newer releases know (`ext-modules` before 74.1.0,
 `dynamic.dependencies`/`dynamic.optional-dependencies` before 62.6.0), a `packages`
 value that is neither a list nor a `find` table, and names the schema rejects in each

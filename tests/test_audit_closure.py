@@ -1,0 +1,144 @@
+"""The closure: a requirements file that lists only the top of a tree is resolved by pip's
+own resolver (in the sandbox, offline against a local index directory), so that the sdist
+it depends on is judged although no line names it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sapper.audit import audit, report_json
+from sapper.audit.resolve import failing_sdist
+from tests.audit_fixtures import clean_env
+from tests.canary_support import BUILD_CACHE, require_sandbox
+from tests.closure_fixtures import tree_index, wheel, wheel_wheel
+
+DATA = Path(__file__).parent / "data" / "closure"
+
+pytestmark = pytest.mark.network  # the resolver's pip comes from PyPI once, then the cache
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ((DATA / "pip-26.3-metadata-failed.txt").read_text(), ("bomb", "1.0")),
+        (
+            "Collecting markupsafe==1.0\n  Downloading MarkupSafe-1.0.tar.gz (14 kB)\n"
+            "  Preparing metadata (setup.py): finished with status 'error'\n"
+            "  error: subprocess-exited-with-error\n",
+            ("MarkupSafe", "1.0"),
+        ),
+        (
+            "  Using cached zope.interface-4.7.2.zip (12 kB)\n"
+            "  error: subprocess-exited-with-error\n",
+            ("zope.interface", "4.7.2"),
+        ),
+        # a resolution error is not a build error: nothing to cap
+        ("ERROR: No matching distribution found for nosuch\n", None),
+        ("Processing ./x/top-1.0-py3-none-any.whl\n  error: subprocess-exited-with-error\n", None),
+    ],
+)
+def test_the_failing_sdist_is_read_from_pip_output(
+    output: str, expected: tuple[str, str] | None
+) -> None:
+    assert failing_sdist(output) == expected
+
+
+def test_a_dependency_no_line_names_is_judged(tmp_path: Path) -> None:
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    req = tmp_path / "requirements.txt"
+    req.write_text("top\n")
+
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+
+    by_name = {p.name: p for p in report.packages}
+    assert sorted(by_name) == ["bomb", "top"]
+    assert by_name["top"].origin == f"{req}:1"
+    assert by_name["top"].source == "wheel"
+    bomb = by_name["bomb"]
+    assert bomb.origin == "required by top 1.0"
+    assert bomb.source == "sdist"
+    assert bomb.how.startswith("chosen by pip's resolver")
+    assert bomb.verdict is not None and bomb.verdict.constraint == "setuptools<82.0.0"
+    assert report.closure is not None
+    # pip could only prepare bomb's metadata under the cap: the first round failed
+    assert report.closure.build_constraints == ("setuptools<82.0.0",)
+    assert report.closure.pip.startswith("pip ")
+    doc = report_json(report)
+    assert doc["input"]["format"] == "requirements"
+    assert doc["closure"]["resolved"] is True
+    assert doc["summary"] == {"packages": 2, "built_from_source": 1, "failing": 1}
+
+
+def test_the_closure_is_what_real_pip_installs(tmp_path: Path) -> None:
+    """The same tree under the emitted cap, installed by real pip from the index directory:
+    exactly the distributions the audit lists."""
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    wheel(links, "leaf", "2.0")
+    wheel(links, "leaf", "3.0")
+    wheel(links, "mid", "1.0", ["leaf<3"])
+    shutil.copy(wheel_wheel(), links)  # the pip of this venv may be older than 24
+    req = tmp_path / "requirements.txt"
+    req.write_text("top\nmid\n")
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+    audited = sorted((p.name, p.version) for p in report.packages)
+    assert audited == [("bomb", "1.0"), ("leaf", "2.0"), ("mid", "1.0"), ("top", "1.0")]
+
+    constraints = tmp_path / "c.txt"
+    constraints.write_text("setuptools<82.0.0\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--quiet",
+            "--report",
+            str(tmp_path / "r.json"),
+            "--no-index",
+            "--find-links",
+            str(links),
+            "-r",
+            str(req),
+        ],
+        env=clean_env(PIP_CONSTRAINT=str(constraints)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    installed = json.loads((tmp_path / "r.json").read_text())["install"]
+    real = sorted((i["metadata"]["name"], i["metadata"]["version"]) for i in installed)
+    assert real == audited
+
+
+def test_another_target_audits_the_listed_lines_and_says_why(tmp_path: Path) -> None:
+    links = tree_index(tmp_path / "links")
+    req = tmp_path / "requirements.txt"
+    req.write_text("top\n")
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE, python="3.9")
+    assert [p.name for p in report.packages] == ["top"]
+    assert report.closure is None
+    assert any("not resolved for --python/--platform" in n for n in report.notes)
+
+
+def test_an_unresolvable_file_falls_back_to_its_lines_with_pip_error(tmp_path: Path) -> None:
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    wheel(links, "needy", "1.0", ["nosuch>=1"])
+    req = tmp_path / "requirements.txt"
+    req.write_text("needy\n")
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+    assert [p.name for p in report.packages] == ["needy"]
+    assert report.closure is not None and report.closure.report is None
+    assert "nosuch" in report.closure.error
+    assert any("only the listed lines are audited" in n for n in report.notes)
