@@ -13,21 +13,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._exceptions import SapperError
-from .inputs import Entry, FileRef, FormatControl, InputSet, read_input
+from .inputs import Entry, FileRef, FormatControl, InputSet, read_input, read_inputs
 from .resolve import (
     Closure,
     IndexFiles,
     Resolution,
     Source,
+    Target,
     resolve_closure,
     resolve_entry,
     target_environment,
 )
 from .verdicts import BuildVerdict, judge_sdist
 from .verify import RealBuild
+
+if TYPE_CHECKING:
+    from ..pypi import Index
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -92,8 +96,9 @@ class AuditReport:
 
 
 def audit(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
+    constraints: Sequence[str | Path] = (),
     python: str | None = None,
     platforms: Sequence[str] = (),
     index_url: str | None = None,
@@ -108,121 +113,82 @@ def audit(
     sandbox: bool = True,
     build_constraints: Sequence[str] = (),
 ) -> AuditReport:
-    """Audit the requirements file, lock file or pip report at ``path``.
+    """Audit the requirements files, lock files or pip reports at ``path`` (one or several;
+    :func:`sapper.audit.inputs.read_inputs` says how several are combined).
+    ``constraints`` are constraints files for the requirements files, as pip's ``-c``.
 
     With ``closure`` (the default), a requirements file is resolved by pip's own resolver
     into its whole dependency tree for the running interpreter
     (:func:`sapper.audit.resolve.resolve_closure`, in the sandbox unless ``sandbox`` is
     False), so that the dependencies it does not list are judged too; when pip cannot
-    resolve it, or the target is another interpreter, the listed lines are audited and a
-    note says why. ``build_constraints`` are given to pip's resolver from its first round.
+    resolve it, the target is another interpreter, or several requirements files or a
+    command-line ``-c`` are given, the listed lines are audited and a note says why.
+    ``build_constraints`` are given to pip's resolver from its first round.
 
     ``index_url`` overrides the input's own ``--index-url`` (default PyPI); ``no_index``
     reads no index at all, as pip's ``--no-index``; ``find_links`` adds local directories
     of distributions; ``only_binary``/``no_binary`` apply after the
     input's own options, as pip applies command-line options after the file's.
     """
-    from ..pypi import DEFAULT_INDEX_URL, Index
-
-    inputs = read_input(path)
-    control = inputs.format_control
-    for value in no_binary:
-        control = control.updated("no_binary", value)
-    for value in only_binary:
-        control = control.updated("only_binary", value)
-    inputs = _with_control(inputs, control)
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    input_sets = read_inputs(paths, constraints=constraints)
     target = target_environment(python, platforms)
-    primary = index_url or inputs.index_url
-    if primary is None:
-        primary = DEFAULT_INDEX_URL
-    urls = [primary, *inputs.extra_index_urls] if primary else list(inputs.extra_index_urls)
-    if no_index:
-        urls = []
-    files_of = IndexFiles(urls, [*inputs.find_links, *find_links], cache_dir=cache_dir)
-    downloader = Index(urls[0] if urls else DEFAULT_INDEX_URL, cache_dir=cache_dir)
+    packages: list[PackageAudit] = []
+    notes: list[str] = []
+    formats: list[str] = []
     resolved: Closure | None = None
-    notes = list(inputs.notes)
-    input_format = inputs.format
-    if closure and inputs.format == "requirements":
-        if not target.native:
-            notes.append(
-                "the dependencies of the listed lines are not resolved for --python/--platform "
-                "(pip resolves for the running interpreter only): only the listed lines are "
-                "audited; run on the target, or give a lock or a pip report made there"
-            )
-        else:
-
-            def constraint_for(name: str, version: str) -> str | None:
-                entry = Entry(name=name, version=version, specifier=f"=={version}")
-                try:
-                    found = resolve_entry(entry, inputs, target, files_of=files_of)
-                except SapperError:
-                    return None
-                if found.source != "sdist":
-                    return None
-                judged = judge_sdist(
-                    found,
-                    target,
-                    downloader=downloader,
-                    enforce_deprecations=enforce_deprecations,
-                )
-                return judged.constraint
-
-            resolved = resolve_closure(
-                Path(path),
-                constraint_for=constraint_for,
+    total = sum(len(s.entries) for s in input_sets)
+    done = 0
+    for read in input_sets:
+        control = read.format_control
+        for value in no_binary:
+            control = control.updated("no_binary", value)
+        for value in only_binary:
+            control = control.updated("only_binary", value)
+        inputs = _with_control(read, control)
+        files_of, downloader = _sources(inputs, index_url, no_index, find_links, cache_dir)
+        notes.extend(inputs.notes)
+        formats.append(inputs.format)
+        closed: Closure | None = None
+        if closure and inputs.format == "requirements":
+            before = len(inputs.entries)
+            inputs, closed = _closure(
+                inputs,
+                constraints=constraints,
+                target=target,
+                files_of=files_of,
+                downloader=downloader,
+                notes=notes,
                 index_url=index_url,
                 no_index=no_index,
-                find_links=[*find_links],
+                find_links=find_links,
                 only_binary=only_binary,
                 no_binary=no_binary,
+                enforce_deprecations=enforce_deprecations,
                 cache_dir=cache_dir,
                 sandbox=sandbox,
                 build_constraints=build_constraints,
             )
-            if resolved.report is not None:
-                inputs = _closure_inputs(inputs, resolved, Path(path).name)
-                notes.append(_closure_note(resolved, inputs, Path(path).name))
-            else:
-                notes.append(
-                    f"pip could not resolve the dependencies of {Path(path).name} "
-                    f"({resolved.error}); only the listed lines are audited"
-                    + (", and the sdist that stopped pip" if resolved.failed else "")
-                )
-                inputs = _with_failed(inputs, resolved, Path(path).name)
-    packages = []
-    total = len(inputs.entries)
-    for i, entry in enumerate(inputs.entries):
-        if on_package is not None:
-            on_package(i, total, entry.name)
-        try:
-            resolution = resolve_entry(entry, inputs, target, files_of=files_of)
-        except SapperError as exc:
+            total += len(inputs.entries) - before
+            resolved = closed
+        for entry in inputs.entries:
+            if on_package is not None:
+                on_package(done, total, entry.name)
+            done += 1
             packages.append(
-                PackageAudit(
-                    name=entry.name,
-                    version=entry.version,
-                    origin=entry.origin,
-                    source="unavailable",
-                    how=str(exc),
-                    error=str(exc),
+                _audit_entry(
+                    entry,
+                    inputs,
+                    target,
+                    files_of=files_of,
+                    downloader=downloader,
+                    enforce_deprecations=enforce_deprecations,
+                    by_pip=closed is not None and closed.report is not None,
                 )
             )
-            continue
-        if resolved is not None and resolved.report is not None:
-            resolution = _resolved_by_pip(resolution)
-        verdict = None
-        if resolution.source == "sdist":
-            verdict = judge_sdist(
-                resolution,
-                target,
-                downloader=downloader,
-                enforce_deprecations=enforce_deprecations,
-            )
-        packages.append(_package(entry.origin, resolution, verdict))
     return AuditReport(
-        input=str(path),
-        format=input_format,
+        input=", ".join(str(p) for p in paths),
+        format="+".join(dict.fromkeys(formats)),
         target=target.describe(),
         target_python=target.python,
         packages=tuple(packages),
@@ -230,6 +196,137 @@ def audit(
         enforce_deprecations=enforce_deprecations,
         closure=resolved,
     )
+
+
+def _sources(
+    inputs: InputSet,
+    index_url: str | None,
+    no_index: bool,
+    find_links: Sequence[str],
+    cache_dir: Path | None,
+) -> tuple[IndexFiles, Index]:
+    """Where the files of ``inputs`` are listed and downloaded from."""
+    from ..pypi import DEFAULT_INDEX_URL, Index
+
+    primary = index_url or inputs.index_url
+    if primary is None:
+        primary = DEFAULT_INDEX_URL
+    urls = [primary, *inputs.extra_index_urls] if primary else list(inputs.extra_index_urls)
+    if no_index:
+        urls = []
+    files_of = IndexFiles(urls, [*inputs.find_links, *find_links], cache_dir=cache_dir)
+    return files_of, Index(urls[0] if urls else DEFAULT_INDEX_URL, cache_dir=cache_dir)
+
+
+def _closure(
+    inputs: InputSet,
+    *,
+    constraints: Sequence[str | Path],
+    target: Target,
+    files_of: IndexFiles,
+    downloader: Index,
+    notes: list[str],
+    index_url: str | None,
+    no_index: bool,
+    find_links: Sequence[str],
+    only_binary: Sequence[str],
+    no_binary: Sequence[str],
+    enforce_deprecations: bool,
+    cache_dir: Path | None,
+    sandbox: bool,
+    build_constraints: Sequence[str],
+) -> tuple[InputSet, Closure | None]:
+    """The requirements set ``inputs`` with its whole dependency tree, as pip resolves it
+    (see :func:`audit`); a note in ``notes`` says what was done or why not."""
+    if not target.native:
+        notes.append(
+            "the dependencies of the listed lines are not resolved for --python/--platform "
+            "(pip resolves for the running interpreter only): only the listed lines are "
+            "audited; run on the target, or give a lock or a pip report made there"
+        )
+        return inputs, None
+    if len(inputs.files) != 1 or constraints:
+        notes.append(
+            "the dependencies are resolved for one requirements file without a command-line "
+            "-c (put the -r and -c lines into one file for that): only the listed lines are "
+            "audited"
+        )
+        return inputs, None
+    path = Path(inputs.files[0])
+
+    def constraint_for(name: str, version: str) -> str | None:
+        entry = Entry(name=name, version=version, specifier=f"=={version}")
+        try:
+            found = resolve_entry(entry, inputs, target, files_of=files_of)
+        except SapperError:
+            return None
+        if found.source != "sdist":
+            return None
+        judged = judge_sdist(
+            found,
+            target,
+            downloader=downloader,
+            enforce_deprecations=enforce_deprecations,
+        )
+        return judged.constraint
+
+    resolved = resolve_closure(
+        path,
+        constraint_for=constraint_for,
+        index_url=index_url,
+        no_index=no_index,
+        find_links=[*find_links],
+        only_binary=only_binary,
+        no_binary=no_binary,
+        cache_dir=cache_dir,
+        sandbox=sandbox,
+        build_constraints=build_constraints,
+    )
+    if resolved.report is not None:
+        inputs = _closure_inputs(inputs, resolved, path.name)
+        notes.append(_closure_note(resolved, inputs, path.name))
+    else:
+        notes.append(
+            f"pip could not resolve the dependencies of {path.name} "
+            f"({resolved.error}); only the listed lines are audited"
+            + (", and the sdist that stopped pip" if resolved.failed else "")
+        )
+        inputs = _with_failed(inputs, resolved, path.name)
+    return inputs, resolved
+
+
+def _audit_entry(
+    entry: Entry,
+    inputs: InputSet,
+    target: Target,
+    *,
+    files_of: IndexFiles,
+    downloader: Index,
+    enforce_deprecations: bool,
+    by_pip: bool,
+) -> PackageAudit:
+    try:
+        resolution = resolve_entry(entry, inputs, target, files_of=files_of)
+    except SapperError as exc:
+        return PackageAudit(
+            name=entry.name,
+            version=entry.version,
+            origin=entry.origin,
+            source="unavailable",
+            how=str(exc),
+            error=str(exc),
+        )
+    if by_pip:
+        resolution = _resolved_by_pip(resolution)
+    verdict = None
+    if resolution.source == "sdist":
+        verdict = judge_sdist(
+            resolution,
+            target,
+            downloader=downloader,
+            enforce_deprecations=enforce_deprecations,
+        )
+    return _package(entry.origin, resolution, verdict)
 
 
 def _closure_inputs(inputs: InputSet, closure: Closure, label: str) -> InputSet:

@@ -1,14 +1,19 @@
 """Build constraints for pip, uv and Poetry, planned from audit verdicts.
 
-pip's ``--build-constraint`` file and uv's ``--build-constraint`` file are *global*: one
-``setuptools`` line constrains every isolated build. :func:`plan_constraints` looks for the
+pip's ``--build-constraint`` file (``PIP_CONSTRAINT`` for pip before 26.2) and uv's
+``build-constraint-dependencies`` are *global*: one ``setuptools`` line constrains every
+isolated build. :func:`plan_constraints` looks for the
 loosest ``setuptools<X`` under which every sdist that gets built still gets a good setuptools
 (pip and uv install the newest release that the sdist's ``build-system.requires`` and the
 constraint both admit). When no single line serves them all, the needs *conflict*: the plan
 names the groups that can share a line, keeps only a line that breaks no package building
 today, and the wheelhouse route (``sapper wheelhouse``) builds each one with its own
-setuptools. uv's ``[tool.uv.extra-build-dependencies]`` and Poetry's
-``[tool.poetry.build-constraints]`` are per package, so they never conflict.
+setuptools. Poetry's ``[tool.poetry.build-constraints]`` is per package, so it never
+conflicts; uv's per-package ``[tool.uv.extra-build-dependencies]`` is lost when a build
+backend asks for more requirements (see :func:`_uv_per_package`), so it is written only for
+the packages a conflict leaves out of the global line, and only where uv keeps it. Each
+emitted text is one document its tool reads; every form is tried with the real tool in
+tests/test_audit_emit_real.py.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from .._version import __version__
+from ..changes import change
 from ..versions import Catalogue, catalogue
 from .verdicts import admissible
 
@@ -26,14 +32,25 @@ if TYPE_CHECKING:
     from . import AuditReport, PackageAudit
 
 __all__ = [
+    "PIP_BUILD_CONSTRAINT_SINCE",
+    "PIP_CONSTRAINT_REACHES_BUILDS_UNTIL",
     "ConstraintGroup",
     "ConstraintPlan",
     "EmitFormat",
     "emit",
+    "pip_usage",
     "plan_constraints",
 ]
 
 EmitFormat = Literal["pip", "uv", "poetry"]
+
+#: pip's ``--build-constraint`` option (and ``PIP_BUILD_CONSTRAINT``) first appeared here.
+PIP_BUILD_CONSTRAINT_SINCE = "25.3"
+#: The first pip whose isolated build environments no longer see ``PIP_CONSTRAINT``.
+PIP_CONSTRAINT_REACHES_BUILDS_UNTIL = "26.2"
+#: The pip releases the two facts above were measured on (tests/test_audit_emit_real.py).
+PIP_MEASURED_FROM = "23.2.1"
+PIP_MEASURED_TO = "26.3"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -197,53 +214,60 @@ def _fixable(report: AuditReport) -> list[PackageAudit]:
     ]
 
 
-def emit(report: AuditReport, fmt: EmitFormat) -> dict[str, str]:
-    """The files for ``fmt``: ``{"main": text}`` and, for uv without conflict, also
-    ``{"build-constraints": text}`` (the global file for ``uv ... --build-constraint``)."""
+def emit(report: AuditReport, fmt: EmitFormat) -> str:
+    """The file for ``fmt``: one document (a constraints file for pip, TOML for uv and
+    Poetry) that its tool reads as it is."""
     plan = plan_constraints(report)
     if fmt == "pip":
-        return {"main": _pip_text(report, plan, "pip")}
+        return _pip_text(report, plan)
     if fmt == "uv":
-        out = {"main": _uv_text(report, plan)}
-        if not plan.conflict:
-            out["build-constraints"] = _pip_text(report, plan, "uv")
-        return out
-    return {"main": _poetry_text(report)}
+        return _uv_text(report, plan)
+    return _poetry_text(report)
 
 
-def _conflict_lines(plan: ConstraintPlan) -> list[str]:
+def _conflict_lines(plan: ConstraintPlan, unfixed: Sequence[str] | None = None) -> list[str]:
+    """The CONFLICT block; ``unfixed``: what this file leaves failing (default: what the
+    global line leaves failing)."""
     if not plan.conflict:
         return []
+    left = plan.unfixed if unfixed is None else unfixed
     lines = [
         "# CONFLICT: no single setuptools constraint serves every sdist built from source.",
         "# Groups that can share one line:",
     ]
     for i, group in enumerate(plan.groups, start=1):
-        need = group.constraint or "the newest setuptools (no constraint)"
+        need = group.constraint or "the newest setuptools, no constraint"
         lines.append(f"#   group {i} ({need}): {', '.join(group.packages)}")
-    if plan.unfixed:
-        lines.append(f"# Left failing by this file: {', '.join(plan.unfixed)}.")
-    lines.append(
-        "# Build them apart instead: `sapper wheelhouse INPUT -o DIR` builds each with its own"
-    )
-    lines.append("# setuptools, then install with --no-index --find-links DIR.")
+    if left:
+        lines.append(f"# Left failing by this file: {', '.join(left)}.")
+        lines.append(
+            "# Build them apart instead: `sapper wheelhouse INPUT -o DIR` builds each with its"
+        )
+        lines.append("# own setuptools, then install with --no-index --find-links DIR.")
     lines.append("#")
     return lines
 
 
-def _pip_text(report: AuditReport, plan: ConstraintPlan, tool: str) -> str:
-    usage = (
-        [
-            f"Use: pip install --build-constraint THIS_FILE -r {report.input}  (pip >= 25.3).",
-            "pip applies it to every isolated build: it is global, not per package.",
-        ]
-        if tool == "pip"
-        else [
-            f"Use: uv pip install --build-constraint THIS_FILE -r {report.input}",
-            "(or UV_BUILD_CONSTRAINT); uv applies it to every build: global, not per package.",
-        ]
-    )
-    lines = _header(report, f"Build constraints for {tool}", usage, tool)
+def pip_usage(input_name: str) -> list[str]:
+    """How each pip release takes a build-constraints file (measured; tests prove it)."""
+    since, until = PIP_BUILD_CONSTRAINT_SINCE, PIP_CONSTRAINT_REACHES_BUILDS_UNTIL
+    return [
+        f"Use, by pip version (`pip --version`; measured with pip {PIP_MEASURED_FROM} to "
+        f"{PIP_MEASURED_TO}):",
+        f"  pip >= {since}:  pip install --build-constraint THIS_FILE -r {input_name}",
+        "                (or PIP_BUILD_CONSTRAINT=THIS_FILE in the environment)",
+        f"  pip < {until}:   PIP_CONSTRAINT=THIS_FILE pip install -r {input_name}",
+        "                the environment variable reaches pip's isolated build environments",
+        "                (`pip install -c` on the command line does not); it also constrains",
+        f"                what gets installed. pip {until} stopped passing it on to builds.",
+        "A fresh virtual environment may ship an older pip (Python 3.11's has 23.2): use",
+        f"PIP_CONSTRAINT there, or first `python -m pip install 'pip>={since}'`.",
+        "Either way the file is global: one setuptools line constrains every isolated build.",
+    ]
+
+
+def _pip_text(report: AuditReport, plan: ConstraintPlan) -> str:
+    lines = _header(report, "Build constraints for pip", pip_usage(report.input), "pip")
     lines += _conflict_lines(plan)
     if plan.constraint is None:
         lines.append(
@@ -265,25 +289,76 @@ def _toml_key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else f'"{name}"'
 
 
+def _uv_per_package(p: PackageAudit) -> bool:
+    """Whether uv honours a per-package ``setuptools<X`` in extra-build-dependencies for
+    ``p``: only when the setuptools it gets asks for no further build requirement. Before
+    setuptools stopped requesting ``wheel`` (ST40), get_requires_for_build_wheel returns
+    ``wheel`` and uv resolves the build requirements again without the extra ones (uv 0.13.9,
+    astral-sh/uv#17950), so the cap is lost."""
+    v = p.verdict
+    assert v is not None
+    if v.newest_good is None:
+        return False
+    cat = catalogue()
+    return cat.parsed(v.newest_good) >= cat.parsed(_no_wheel_since())
+
+
+def _no_wheel_since() -> str:
+    """The first setuptools whose get_requires_for_build_wheel no longer returns ``wheel``."""
+    first = change("ST40").fails[0][0]
+    assert first is not None
+    return first
+
+
 def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
     usage = [
-        "Paste the table into pyproject.toml, or into uv.toml as a top-level",
-        "[extra-build-dependencies] table; `uv sync`, `uv lock` and `uv pip install` read it",
-        "from the directory they run in. uv adds each requirement to the build environment",
-        "of that package only, next to its build-system.requires, so `setuptools<X` caps",
-        "setuptools for that package alone.",
+        "Paste into the pyproject.toml of the directory `uv pip install` runs in, or of the",
+        "workspace root for `uv sync`/`uv lock` (uv.toml, without the `tool.uv.` prefixes,",
+        "serves `uv pip install` only: uv sync and uv lock ignore it there).",
+        "build-constraint-dependencies is global: uv applies it to every build, including",
+        "the second resolution it makes when a build backend asks for more requirements",
+        f"(setuptools before {_no_wheel_since()} asks for `wheel`). The same line works as",
+        "`uv pip install --build-constraint FILE` (the --emit pip file) or UV_BUILD_CONSTRAINT.",
+        "Per-package extra-build-dependencies are written only when the needs conflict,",
+        "and only where uv keeps them: it drops them in that second resolution",
+        "(astral-sh/uv#17950, uv 0.13.9), so a cap whose setuptools asks for `wheel` is lost",
+        "(as is any cap on a setup.py that declares setup_requires).",
     ]
-    if not plan.conflict and plan.constraint:
-        usage.append(
-            "The global alternative (uv pip install --build-constraint FILE) is the "
-            ".build-constraints.txt file written next to this one."
+    lines = _header(report, "Build constraints for uv", usage, "uv")
+    by_label = {_label(p): p for p in report.packages}
+    apart = [by_label[k] for k in plan.unfixed] if plan.conflict else []
+    kept = [p for p in apart if _uv_per_package(p)]
+    lost = [p for p in apart if not _uv_per_package(p)]
+    lines += _conflict_lines(plan, [_label(p) for p in lost])
+    lines.append("[tool.uv]")
+    if plan.constraint:
+        for label in plan.fixed:
+            lines.append(f"# {_why(by_label[label])}")
+        lines.append(f'build-constraint-dependencies = ["{plan.constraint}"]')
+    else:
+        lines.append(
+            "# No global build constraint: "
+            + (
+                "every sdist built from source gets a good setuptools today."
+                if not plan.conflict
+                else "every candidate would break a package that builds today."
+            )
         )
-    lines = _header(report, "Per-package build dependencies for uv", usage, "uv")
-    lines.append("[tool.uv.extra-build-dependencies]")
-    for p in _fixable(report):
-        assert p.verdict is not None
-        lines.append(f"# {_why(p)}")
-        lines.append(f'{_toml_key(p.name)} = ["{p.verdict.constraint}"]')
+    if apart:
+        lines.append("")
+        lines.append("[tool.uv.extra-build-dependencies]")
+        for p in kept:
+            assert p.verdict is not None
+            lines.append(f"# {_why(p)}")
+            lines.append(f'{_toml_key(p.name)} = ["{p.verdict.constraint}"]')
+        for p in lost:
+            assert p.verdict is not None
+            lines.append(f"# {_why(p)}.")
+            lines.append(
+                f"# uv cannot cap {p.name} per package: {p.verdict.constraint} gets "
+                f"{p.verdict.newest_good},"
+            )
+            lines.append("# which asks for `wheel`; build it with `sapper wheelhouse`.")
     return "\n".join(lines) + "\n"
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..render.text import Style
+from .emit import (
+    PIP_BUILD_CONSTRAINT_SINCE,
+    PIP_CONSTRAINT_REACHES_BUILDS_UNTIL,
+    ConstraintPlan,
+)
 
 if TYPE_CHECKING:
     from . import AuditReport, PackageAudit
-    from .emit import ConstraintPlan
 
 __all__ = ["render_table"]
 
@@ -82,7 +86,7 @@ def render_table(report: AuditReport, plan: ConstraintPlan, style: Style) -> str
         ]
         lines.append("  ".join(parts) + "  " + row[-1][1])
     lines.append("")
-    if report.format == "requirements" and report.closure is None:
+    if "requirements" in report.format.split("+") and report.closure is None:
         lines.append(
             "Versions of unpinned requirements are the newest matching release with a file for "
             "the target, as pip would choose; dependencies are not resolved (give a lock or a "
@@ -95,10 +99,20 @@ def render_table(report: AuditReport, plan: ConstraintPlan, style: Style) -> str
         + (style.red(f"{len(failing)} would fail") if failing else style.green("none would fail"))
         + " with the setuptools a build gets today."
     )
+    unread = [p for p in report.packages if p.error]
+    if unread:
+        lines.append(
+            style.yellow(
+                f"Incomplete: {len(unread)} could not be looked up "
+                f"({', '.join(p.name for p in unread)}); the table says why."
+            )
+        )
     if plan.constraint and not plan.conflict:
         lines.append(
-            f"Fix: pip install --build-constraint FILE with `{plan.constraint}` "
-            "(sapper audit ... --emit pip -o FILE), or --emit uv / --emit poetry."
+            f"Fix: the build constraint `{plan.constraint}` (sapper audit ... --emit pip -o FILE): "
+            f"pip >= {PIP_BUILD_CONSTRAINT_SINCE}: pip install --build-constraint FILE; "
+            f"older pip (before {PIP_CONSTRAINT_REACHES_BUILDS_UNTIL}, as a fresh venv's 23.2): "
+            "PIP_CONSTRAINT=FILE pip install; or --emit uv / --emit poetry."
         )
     if plan.conflict:
         lines.append(style.yellow("Conflict: no single global build constraint serves them all:"))

@@ -103,7 +103,9 @@ def run(argv: Sequence[str] | None = None) -> int:
             finally:
                 resume_gc()
     parser = _parser(argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # as parse_args, but with the usage of the command that got them, if it says
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -113,6 +113,8 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
         "today (also with --emit: the emitted file is the remedy, the input still fails "
         "without it)",
         ExitCode.USAGE: "usage error (unreadable input, bad option)",
+        ExitCode.TARGET_ERROR: "the audit is incomplete: a distribution could not be looked "
+        "up (index unreachable, no such project); wins over 1",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
     "wheelhouse": {

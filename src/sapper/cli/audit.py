@@ -25,23 +25,65 @@ __all__ = ["add_audit_target_options", "add_parser", "run_audit"]
 EXIT_OK = ExitCode.OK
 EXIT_FAILS = ExitCode.FINDINGS
 EXIT_USAGE = ExitCode.USAGE
+EXIT_INCOMPLETE = ExitCode.TARGET_ERROR
 
 _EPILOG = """\
 INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary and index
 options inside it are honoured), a PEP 751 pylock.toml, a uv.lock, a poetry.lock, or the
-JSON of `pip install --dry-run --report FILE`.
+JSON of `pip install --dry-run --report FILE`, told apart by its content whatever its name.
+
+--emit pip: pip >= 25.3 takes the file with --build-constraint; older pip (before 26.2,
+such as the 23.2 of a fresh Python 3.11 venv) with PIP_CONSTRAINT=FILE in the environment.
 
 """ + command_epilog("audit")
+
+
+class _AddInputs(argparse.Action):
+    """INPUT and -r FILE add to one list, in the order of the command line."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        added = values if isinstance(values, list) else [values]
+        namespace.inputs = [*getattr(namespace, "inputs", []), *added]
 
 
 def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = True) -> None:
     """The options that decide what gets installed (shared with ``sapper wheelhouse``, which
     builds for the running interpreter and so has no ``--python``/``--platform``)."""
+    parser.set_defaults(inputs=[])
     parser.add_argument(
         "input",
         metavar="INPUT",
         type=Path,
-        help="requirements file, pylock.toml, uv.lock, poetry.lock or pip --report JSON",
+        nargs="*",
+        action=_AddInputs,
+        help="requirements file, pylock.toml, uv.lock, poetry.lock or pip --report JSON, "
+        "told apart by their content (several: each is audited, requirements files "
+        "together as pip reads several -r)",
+    )
+    parser.add_argument(
+        "-r",
+        "--requirement",
+        metavar="FILE",
+        type=Path,
+        action=_AddInputs,
+        dest="inputs",
+        help="as pip's: an input file (repeatable; same as giving it as INPUT)",
+    )
+    parser.add_argument(
+        "-c",
+        "--constraint",
+        metavar="FILE",
+        type=Path,
+        action="append",
+        default=[],
+        dest="constraints",
+        help="as pip's: a constraints file for the requirements files (repeatable)",
     )
     if target:
         _add_target(parser)
@@ -125,9 +167,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--emit",
         choices=("pip", "uv", "poetry"),
-        help="write build constraints: pip's --build-constraint file, uv's "
-        "[tool.uv.extra-build-dependencies] table (plus a global file when there is no "
-        "conflict), or Poetry's [tool.poetry.build-constraints] table",
+        help="write build constraints: pip's --build-constraint file (PIP_CONSTRAINT for "
+        "pip < 26.2), uv's [tool.uv] build-constraint-dependencies, or Poetry's "
+        "[tool.poetry.build-constraints] table; without -o the file alone goes to stdout",
     )
     parser.add_argument(
         "-o", "--output", metavar="FILE", type=Path, help="where --emit writes (default: stdout)"
@@ -144,7 +186,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default="auto",
         help="colour; auto honours NO_COLOR and FORCE_COLOR",
     )
-    parser.set_defaults(handler=_run)
+    parser.set_defaults(handler=_run, command_parser=parser)
 
 
 def run_audit(
@@ -162,9 +204,14 @@ def run_audit(
             sys.stderr.write(f"\r\x1b[Kauditing {i + 1}/{total} {name}")
             sys.stderr.flush()
 
+    inputs = args.inputs
+    if not inputs:
+        msg = "give the file(s) to audit: INPUT or -r FILE"
+        raise UsageError(msg)
     try:
         return audit(
-            args.input,
+            inputs,
+            constraints=args.constraints,
             python=args.python if target else None,
             platforms=args.platform if target else [],
             index_url=args.index_url,
@@ -184,6 +231,15 @@ def run_audit(
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        return _audit(args)
+    except UsageError as exc:
+        sys.stderr.write(args.command_parser.format_usage())
+        sys.stderr.write(f"{args.command_parser.prog}: error: {exc}\n")
+        return EXIT_USAGE
+
+
+def _audit(args: argparse.Namespace) -> int:
     import json
 
     from ..audit import report_json
@@ -194,6 +250,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and args.emit is None:
         msg = "-o/--output goes with --emit pip|uv|poetry"
         raise UsageError(msg)
+    if args.emit is not None and args.output is None and args.format == "json":
+        msg = "--emit without -o prints the emitted file alone; add -o FILE for --format json"
+        raise UsageError(msg)
     if args.verify and (args.python or args.platform):
         msg = "--verify builds for the running interpreter: run it without --python/--platform"
         raise UsageError(msg)
@@ -202,35 +261,31 @@ def _run(args: argparse.Namespace) -> int:
     if real is not None:
         report, static = real, report
     plan = plan_constraints(report)
+    code = (
+        EXIT_INCOMPLETE
+        if any(p.error for p in report.packages)
+        else EXIT_FAILS
+        if report.failing
+        else EXIT_OK
+    )
     out = sys.stdout
     if args.emit is not None:
-        files = emit(report, args.emit)
+        text = emit(report, args.emit)
         if args.output is None:
-            out.write(files["main"])
-            for extra, text in files.items():
-                if extra != "main":
-                    out.write(f"\n# ---- {extra} ----\n{text}")
-        else:
-            _write(args.output, files["main"])
-            written = [str(args.output)]
-            for extra, text in files.items():
-                if extra != "main":
-                    path = args.output.with_name(f"{args.output.stem}.{extra}.txt")
-                    _write(path, text)
-                    written.append(str(path))
-            sys.stderr.write(f"wrote {', '.join(written)}\n")
-        if args.output is None:
-            return EXIT_FAILS if report.failing else EXIT_OK
+            out.write(text)  # one document on stdout, nothing else
+            return code
+        _write(args.output, text)
+        sys.stderr.write(f"wrote {args.output}\n")
     if args.format == "json":
         out.write(json.dumps(report_json(report), indent=2) + "\n")
-    elif args.emit is None or args.output is not None:
+    else:
         style = Style(color=use_color(args.color, out.isatty()))
         out.write(render_table(report, plan, style))
         if real is not None:
             from ..audit.verify import render_side_by_side
 
             out.write(render_side_by_side(report, static))
-    return EXIT_FAILS if report.failing else EXIT_OK
+    return code
 
 
 def _verify(args: argparse.Namespace, report: AuditReport) -> AuditReport:

@@ -6,9 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._common import ExitCode, HelpFormatter, command_epilog, positive_int, progress_enabled
 from .audit import add_audit_target_options, run_audit
+
+if TYPE_CHECKING:
+    from ..audit import AuditReport
 
 __all__ = ["add_parser"]
 
@@ -122,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
             index=index,
             complete=args.complete,
             verify=args.verify,
-            requirements=args.input if report.format == "requirements" else None,
+            requirements=_requirements_file(args, report),
             files_of=files_of,
             on_item=progress,
         )
@@ -139,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
                     index=index,
                     complete=args.complete,
                     verify=args.verify,
-                    requirements=args.input if report.format == "requirements" else None,
+                    requirements=_requirements_file(args, report),
                     files_of=files_of,
                     on_item=progress,
                     reuse=result.items,
@@ -200,3 +204,11 @@ def _run(args: argparse.Namespace) -> int:
     if result.failed or result.verified is False:
         return ExitCode.FINDINGS
     return ExitCode.OK
+
+
+def _requirements_file(args: argparse.Namespace, report: AuditReport) -> Path | None:
+    """The requirements file the offline install uses, when the input is exactly one."""
+    inputs = args.inputs
+    if report.format == "requirements" and len(inputs) == 1 and not args.constraints:
+        return Path(inputs[0])
+    return None
