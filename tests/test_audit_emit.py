@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sapper.audit import audit, report_json
+from sapper.audit import PackageAudit, audit, report_json
 from sapper.audit.emit import emit, plan_constraints
 from sapper.cli import main
 from tests.audit_fixtures import make_sdist, needs_new_sdist, pkg_resources_sdist
@@ -115,6 +115,40 @@ def test_emitted_files_without_conflict(tmp_path: Path, links: Path) -> None:
     poetry = tomllib.loads(emit(report, "poetry"))
     assert poetry == {
         "tool": {"poetry": {"build-constraints": {"bomb": {"setuptools": "<82.0.0"}}}}
+    }
+
+
+def test_constraints_on_other_build_requirements_are_emitted(tmp_path: Path, links: Path) -> None:
+    """A constraint a real build needed on another build requirement (cython<3.0.0, found
+    by audit --verify or the wheelhouse) reaches each emitted form beside setuptools'."""
+    import dataclasses
+
+    report = audit(
+        _req(tmp_path, "bomb==1.0", "plain==1.0"), no_index=True, find_links=[str(links)]
+    )
+
+    def with_cython(p: PackageAudit) -> PackageAudit:
+        if p.name != "plain" or p.verdict is None:
+            return p
+        verdict = dataclasses.replace(p.verdict, build_constraints=("cython<3.0.0",))
+        return dataclasses.replace(p, verdict=verdict)
+
+    report = dataclasses.replace(report, packages=tuple(map(with_cython, report.packages)))
+
+    pip = emit(report, "pip")
+    lines = [line for line in pip.splitlines() if not line.startswith("#")]
+    assert lines == ["setuptools<82.0.0", "cython<3.0.0"]
+    assert "plain 1.0 builds only under cython<3.0.0 (real builds, bisected)" in pip
+
+    uv = tomllib.loads(emit(report, "uv"))
+    assert uv["tool"]["uv"]["build-constraint-dependencies"] == [
+        "setuptools<82.0.0",
+        "cython<3.0.0",
+    ]
+    poetry = tomllib.loads(emit(report, "poetry"))
+    assert poetry["tool"]["poetry"]["build-constraints"] == {
+        "bomb": {"setuptools": "<82.0.0"},
+        "plain": {"cython": "<3.0.0"},
     }
 
 

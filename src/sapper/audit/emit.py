@@ -206,12 +206,35 @@ def _why(p: PackageAudit) -> str:
     )
 
 
-def _fixable(report: AuditReport) -> list[PackageAudit]:
+def _others(report: AuditReport) -> list[PackageAudit]:
+    """The sdists whose real build needed a constraint on another build requirement
+    (``cython<3.0.0``, bisected by ``audit --verify`` or the wheelhouse)."""
     return [
         p
         for p in report.packages
-        if p.source == "sdist" and p.verdict is not None and p.verdict.constraint
+        if p.source == "sdist" and p.verdict is not None and p.verdict.build_constraints
     ]
+
+
+def _why_other(p: PackageAudit) -> str:
+    assert p.verdict is not None
+    return (
+        f"{p.name} {p.version} builds only under {', '.join(p.verdict.build_constraints)} "
+        "(real builds, bisected)"
+    )
+
+
+def _other_lines(report: AuditReport) -> tuple[list[str], list[str]]:
+    """The comment lines and the distinct constraint lines for other build requirements."""
+    comments: list[str] = []
+    constraints: list[str] = []
+    for p in _others(report):
+        assert p.verdict is not None
+        comments.append(f"# {_why_other(p)}")
+        constraints += [c for c in p.verdict.build_constraints if c not in constraints]
+    if constraints:
+        comments.append("# (global too: it constrains every isolated build that installs it)")
+    return comments, constraints
 
 
 def emit(report: AuditReport, fmt: EmitFormat) -> str:
@@ -275,11 +298,13 @@ def _pip_text(report: AuditReport, plan: ConstraintPlan) -> str:
             if not plan.conflict
             else "# No line is written: every candidate would break a package that builds today."
         )
-        return "\n".join(lines) + "\n"
-    by_label = {_label(p): p for p in report.packages}
-    for label in plan.fixed:
-        lines.append(f"# {_why(by_label[label])}")
-    lines.append(plan.constraint)
+    else:
+        by_label = {_label(p): p for p in report.packages}
+        for label in plan.fixed:
+            lines.append(f"# {_why(by_label[label])}")
+        lines.append(plan.constraint)
+    comments, others = _other_lines(report)
+    lines += comments + others
     return "\n".join(lines) + "\n"
 
 
@@ -331,10 +356,14 @@ def _uv_text(report: AuditReport, plan: ConstraintPlan) -> str:
     lost = [p for p in apart if not _uv_per_package(p)]
     lines += _conflict_lines(plan, [_label(p) for p in lost])
     lines.append("[tool.uv]")
-    if plan.constraint:
+    comments, others = _other_lines(report)
+    if plan.constraint or others:
         for label in plan.fixed:
             lines.append(f"# {_why(by_label[label])}")
-        lines.append(f'build-constraint-dependencies = ["{plan.constraint}"]')
+        lines += comments
+        listed = [plan.constraint] if plan.constraint else []
+        quoted = ", ".join(f'"{c}"' for c in [*listed, *others])
+        lines.append(f"build-constraint-dependencies = [{quoted}]")
     else:
         lines.append(
             "# No global build constraint: "
@@ -369,9 +398,21 @@ def _poetry_text(report: AuditReport) -> str:
     ]
     lines = _header(report, "Per-package build constraints for Poetry", usage, "poetry")
     lines.append("[tool.poetry.build-constraints]")
-    for p in _fixable(report):
-        assert p.verdict is not None and p.verdict.constraint
-        spec = p.verdict.constraint.removeprefix("setuptools")
-        lines.append(f"# {_why(p)}")
-        lines.append(f'{_toml_key(p.name)} = {{ setuptools = "{spec}" }}')
+    from packaging.requirements import Requirement
+
+    for p in report.packages:
+        v = p.verdict
+        if p.source != "sdist" or v is None or not (v.constraint or v.build_constraints):
+            continue
+        entries: dict[str, str] = {}
+        if v.constraint:
+            lines.append(f"# {_why(p)}")
+            entries["setuptools"] = v.constraint.removeprefix("setuptools")
+        if v.build_constraints:
+            lines.append(f"# {_why_other(p)}")
+            for c in v.build_constraints:
+                req = Requirement(c)
+                entries[req.name] = str(req.specifier)
+        table = ", ".join(f'{_toml_key(k)} = "{spec}"' for k, spec in entries.items())
+        lines.append(f"{_toml_key(p.name)} = {{ {table} }}")
     return "\n".join(lines) + "\n"
