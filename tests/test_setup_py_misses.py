@@ -9,7 +9,8 @@ import ast
 import pytest
 from helpers import check
 
-from sapper.facts.setup_py import py3_truth
+from sapper.facts._values import Target
+from sapper.facts.setup_py import condition
 
 HEAD = "import sys\nfrom setuptools import setup\n"
 
@@ -65,13 +66,41 @@ def test_kwargs_dict_without_use_2to3(source: str) -> None:
         ("sys.version_info[0] == 2", False),
         ("sys.version_info[0] >= 3", True),
         ("sys.version_info.major < 3", False),
-        ("sys.version_info >= (3, 8)", None),  # a minor version: the build's Python decides
+        ("sys.version_info >= (3, 8)", True),
+        ("sys.version_info[:2] < (3, 10)", False),
+        ("sys.version_info >= (3, 12, 1)", None),  # the micro version is not known
+        ("sys.version_info.minor >= 12", True),
         ("PY3", None),
+        ('sys.platform == "win32"', False),
+        ('sys.platform.startswith("linux")', True),
+        ('sys.platform in ("darwin", "win32")', False),
+        ('os.name == "nt"', False),
+        ('platform.system() == "Windows"', False),
+        ('platform.system().lower() == "linux"', True),
+        ('not sys.platform == "win32" and os.name == "posix"', True),
+        ('sys.platform == "win32" or x', None),
+        ('sys.platform == "win32" and x', False),
+        ("os.environ.get('X')", None),
     ],
 )
-def test_py3_truth(test: str, truth: bool | None) -> None:
+def test_condition_on_linux_312(test: str, truth: bool | None) -> None:
     node = ast.parse(test, mode="eval").body
-    assert py3_truth(node) is truth
+    assert condition(node, Target((3, 12), "linux")) is truth
+
+
+@pytest.mark.parametrize(
+    ("test", "truth"),
+    [
+        ('sys.platform == "win32"', True),
+        ('os.name == "nt"', True),
+        ('platform.system() == "Windows"', True),
+        ("sys.version_info >= (3, 8)", False),
+        ("sys.version_info[0] == 2", False),
+    ],
+)
+def test_condition_on_windows_37(test: str, truth: bool | None) -> None:
+    node = ast.parse(test, mode="eval").body
+    assert condition(node, Target((3, 7), "win32")) is truth
 
 
 GUARD = (
@@ -108,3 +137,121 @@ def test_guarded_import_whose_fallback_fails(
     if fails:
         assert sp001[0].fails == (">=82.0.0",)
         assert sp001[0].line == 4
+
+
+# -- issue 21: values that reach setup() through code, and conditions on the target ------
+
+MAIN = (
+    "import sys\nfrom setuptools import setup\n"
+    "def extra():\n    d = dict(py_modules=[])\n    d['use_2to3'] = True\n    return d\n"
+    "def main():\n    kw = extra()\n    setup(name='probe', version='1.0', **kw)\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+EXTRAS = (
+    "from setuptools import setup\nextras = {}\nextras['cv'] = ['opencv-python>=3.']\n"
+    "extras['all'] = extras['cv'] + ['numpy']\n"
+    "setup(name='probe', version='1.0', py_modules=[], extras_require=extras)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "line"),
+    [
+        (MAIN, "SP002", 5),
+        (EXTRAS, "SP006", 5),
+        # setup() called at module level through a function, names bound in it
+        (
+            "from setuptools import setup\ndef go():\n    flag = True\n"
+            "    setup(name='p', use_2to3=flag)\ngo()\n",
+            "SP002",
+            4,
+        ),
+    ],
+)
+def test_values_followed_through_code(source: str, code: str, line: int) -> None:
+    found = [f for f in check({"setup.py": source}).findings if f.code == code]
+    assert {f.line for f in found} == {line}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # a function setup.py never calls
+        "from setuptools import setup\ndef main():\n    setup(use_2to3=True)\n",
+        # a name bound differently on two paths sapper cannot decide: not guessed
+        "import os\nfrom setuptools import setup\nv = None\nif os.environ.get('X'):\n"
+        "    v = '1.0-x'\nsetup(version=v)\n",
+    ],
+)
+def test_values_not_guessed(source: str) -> None:
+    assert not [f for f in check({"setup.py": source}).findings if f.code in {"SP002", "SP005"}]
+
+
+WIN = (
+    "import sys\nfrom setuptools import setup\n"
+    "if sys.platform == 'win32':\n    import distutils.msvc9compiler\n"
+    "setup(name='probe', version='1.0', py_modules=[])\n"
+)
+
+
+@pytest.mark.parametrize(("platform", "reported"), [("linux", False), ("win32", True)])
+def test_platform_branch_reported_only_where_it_runs(platform: str, reported: bool) -> None:
+    result = check({"setup.py": WIN}, platform=platform)
+    assert bool([f for f in result.findings if f.code == "SP001"]) is reported
+
+
+def test_else_branch_of_a_project_module_not_run() -> None:
+    files = {
+        "setup.py": "from setuptools import setup\nfrom pkg import __version__\n"
+        "setup(name='pkg', version=__version__, packages=['pkg'])\n",
+        "pkg/__init__.py": "import sys\n__version__ = '1.0'\n"
+        "if sys.version_info >= (3, 8):\n    import importlib.metadata as md\n"
+        "else:\n    import pkg_resources as md\n",
+    }
+    assert not [f for f in check(files, python="3.12").findings if f.code == "SP001"]
+    assert [f for f in check(files, python="3.7").findings if f.code == "SP001"]
+
+
+def test_guarded_import_three_modules_away() -> None:
+    files = {
+        "setup.py": "from setuptools import setup\nimport pkg.main\nsetup(name='pkg')\n",
+        "pkg/__init__.py": "",
+        "pkg/main.py": "from pkg import bitfile\n",
+        "pkg/bitfile.py": "import sys\ntry:\n    import pkg_resources\n"
+        "except ImportError:\n    sys.exit(1)\n",
+    }
+    found = [f for f in check(files).findings if f.code == "SP001"]
+    assert [(f.line, f.fails) for f in found] == [(2, (">=82.0.0",))]
+    assert "pkg/bitfile.py:3" in found[0].message
+
+
+EZ_SETUP = (
+    "import sys\nDEFAULT_VERSION = '0.6c11'\n"
+    "def _do_download(version):\n    raise IOError('no network')\n"
+    "def use_setuptools(version=DEFAULT_VERSION):\n"
+    "    try:\n        import pkg_resources\n    except ImportError:\n"
+    "        return _do_download(version)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("setup", "helper", "reported"),
+    [
+        ("from ez_setup import use_setuptools\nuse_setuptools()\n", EZ_SETUP, True),
+        ("import ez_setup\nez_setup.use_setuptools()\n", EZ_SETUP, True),
+        # a stub use_setuptools() that neither imports pkg_resources nor downloads
+        ("from ez_setup import use_setuptools\nuse_setuptools()\n", "def use_setuptools(): pass\n",
+         False),
+        # imported, not called
+        ("from ez_setup import use_setuptools\n", EZ_SETUP, False),
+    ],
+)  # fmt: skip
+def test_ez_setup_bootstrap(setup: str, helper: str, reported: bool) -> None:
+    source = setup + "from setuptools import setup\nsetup(name='p', py_modules=[])\n"
+    found = [
+        f for f in check({"setup.py": source, "ez_setup.py": helper}).findings if f.code == "SP001"
+    ]
+    assert bool(found) is reported
+    if reported:
+        assert found[0].fails == (">=82.0.0",)
+        assert found[0].line == 2

@@ -47,6 +47,9 @@ class Options(NamedTuple):
     enforce_deprecations: bool = False
     python: str | None = None
     index_url: str | None = None
+    #: The build's ``sys.platform``, for setup.py's platform tests (None: the running
+    #: interpreter's, as ``python`` None is its Python for ``sys.version_info`` tests).
+    platform: str | None = None
     cache_dir: Path | None = None
     no_cache: bool = False
     select: tuple[str, ...] = ()
@@ -182,7 +185,14 @@ def check_files(
             target=target, kind=kind, project=project or Project(), errors=(nothing,), sha256=sha256
         )
     cat = catalogue()
-    ctx = Context(files=files, catalogue=cat, today=options.today or _today())
+    from .facts._values import make_target
+
+    ctx = Context(
+        files=files,
+        catalogue=cat,
+        today=options.today or _today(),
+        target=make_target(options.python, options.platform),
+    )
     pyproject = ctx.pyproject.parsed
     bs = ctx.pyproject.build_system
     findings: list[Finding] = []
