@@ -88,3 +88,88 @@ def test_guarded_import_fallback_matches_setuptools(tmp_path: Path, name: str) -
         (tmp_path / rel).write_text(text)
     mismatches = _agree(tmp_path, ("81.0.0", "82.0.0"), "SP001")
     assert not mismatches, "\n".join(mismatches)
+
+
+#: Issue 21: values that reach setup() through code, conditions on the target, guarded
+#: imports deep in the project. (files, versions, the rule that explains a failure)
+ISSUE21: dict[str, tuple[dict[str, str], tuple[str, ...], str]] = {
+    "setup-in-main-kwargs-returned": (
+        {
+            "setup.py": HEAD
+            + "def extra():\n    d = dict(py_modules=[])\n    d['use_2to3'] = True\n"
+            + "    return d\ndef main():\n    kw = extra()\n"
+            + "    setup(name='probe', version='1.0', **kw)\n"
+            + "if __name__ == '__main__':\n    main()\n"
+        },
+        ("57.5.0", "58.0.2", "84.2.1"),
+        "SP002",
+    ),
+    "extras-dict-built-up": (
+        {
+            "setup.py": HEAD
+            + "extras = {}\nextras['cv'] = ['opencv-python>=3.']\n"
+            + "setup(name='probe', version='1.0', py_modules=[], extras_require=extras)\n"
+        },
+        ("66.1.1", "67.0.0", "84.2.1"),
+        "SP006",
+    ),
+    # the branch runs on Windows only: on Linux every release builds
+    "windows-only-import": (
+        {
+            "setup.py": HEAD
+            + "if sys.platform == 'win32':\n    import distutils.msvccompiler\n"
+            + "setup(name='probe', version='1.0', py_modules=[])\n"
+        },
+        ("73.0.1", "74.0.0"),
+        "SP001",
+    ),
+    "guard-three-modules-away": (
+        {
+            "setup.py": HEAD
+            + "import pkg.main\nsetup(name='pkg', version='1.0', packages=['pkg'])\n",
+            "pkg/__init__.py": "",
+            "pkg/main.py": "from pkg import bitfile\n",
+            "pkg/bitfile.py": "import sys\ntry:\n    import pkg_resources\n"
+            + "except ImportError:\n    sys.exit(1)\n",
+        },
+        ("81.0.0", "82.0.0"),
+        "SP001",
+    ),
+    "else-branch-not-run": (
+        {
+            "setup.py": HEAD
+            + "from pkg import V\nsetup(name='pkg', version=V, packages=['pkg'])\n",
+            "pkg/__init__.py": "import sys\nV = '1.0'\nif sys.version_info >= (3, 8):\n"
+            + "    import importlib.metadata\nelse:\n    import pkg_resources\n",
+        },
+        ("81.0.0", "82.0.0"),
+        "SP001",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(ISSUE21))
+def test_issue21_shapes_match_setuptools(tmp_path: Path, name: str) -> None:
+    files, versions, code = ISSUE21[name]
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    mismatches = _agree(tmp_path, versions, code)
+    assert not mismatches, "\n".join(mismatches)
+
+
+def test_ez_setup_bootstrap_of_a_real_sdist(tmp_path: Path) -> None:
+    """palettable 3.3.1 ships ez_setup.py and calls ``use_setuptools()`` first thing in
+    setup.py: real 81.0.0 builds, 82.0.0 (no pkg_resources) fails trying to download
+    setuptools 5.7. sapper must say so from the sdist, at both versions."""
+    import io
+    import tarfile
+
+    from sapper.pypi import Index
+
+    download = Index(cache_dir=None).fetch("palettable==3.3.1")
+    with tarfile.open(fileobj=io.BytesIO(download.data)) as archive:
+        archive.extractall(tmp_path, filter="data")
+    project = tmp_path / "palettable-3.3.1"
+    mismatches = _agree(project, ("81.0.0", "82.0.0"), "SP001")
+    assert not mismatches, "\n".join(mismatches)

@@ -162,7 +162,12 @@ some setuptools releases do not ship. Which releases ship which module comes fro
 module inventory of every setuptools wheel. When setup.py imports the project's own
 package (`from mypkg import __version__`) and the project directory is on `sys.path`
 (legacy backend, or setup.py edits `sys.path`), the package's own module-level imports
-are followed too, two levels deep.
+are followed too, to any depth; an `except ImportError` fallback that fails itself
+(`sys.exit`, `raise SystemExit`, an import of a module the sdist does not ship) does not
+count as a guard. Branches are read for the build's Python and platform (`--python`,
+`--platform`). The classic `ez_setup.use_setuptools()` bootstrap (an `ez_setup.py`
+shipped in the sdist that imports `pkg_resources` and, without it, downloads setuptools)
+is reported as needing `pkg_resources` too.
 
 ## Why is this bad?
 setup.py runs inside the build, so the import fails with `ModuleNotFoundError` and so does
