@@ -81,6 +81,9 @@ def test_kwargs_dict_without_use_2to3(source: str) -> None:
         ('sys.platform == "win32" or x', None),
         ('sys.platform == "win32" and x', False),
         ("os.environ.get('X')", None),
+        ("(3, 0) <= sys.version_info < (3, 20)", True),
+        ("(3, 0) <= sys.version_info < (3, 5)", False),
+        ("(3, 0) <= sys.version_info < x", None),
     ],
 )
 def test_condition_on_linux_312(test: str, truth: bool | None) -> None:
@@ -255,3 +258,20 @@ def test_ez_setup_bootstrap(setup: str, helper: str, reported: bool) -> None:
     if reported:
         assert found[0].fails == (">=82.0.0",)
         assert found[0].line == 2
+
+
+@pytest.mark.parametrize("terms", [1500, 3000])
+def test_expression_too_deep_to_follow_is_unknown(terms: int) -> None:
+    """Too deep for the abstract run (1500 terms) or for Python's parser (3000): the
+    keywords are unknown (the facts say opaque), and nothing crashes."""
+    from helpers import TODAY, project
+
+    from sapper.facts import ProjectFacts
+    from sapper.versions import catalogue
+
+    source = "from setuptools import setup\nV = " + " + ".join(["'1'"] * terms) + "\n"
+    source += "setup(version=V, use_2to3=True)\n"
+    assert check({"setup.py": source}).verdict is not None
+    view = ProjectFacts(files=project({"setup.py": source}), catalogue=catalogue(), today=TODAY)
+    assert view.setup_py.opaque
+    assert not view.setup_py.keywords

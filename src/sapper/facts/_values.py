@@ -882,12 +882,19 @@ class Run:
             if True in results:
                 return True
             return False if all(r is False for r in results) else None
-        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        if isinstance(test, ast.Compare):  # chained too: a < b < c is a < b and b < c
             left = self._target_value(test.left, env, outer)
-            right = self._target_value(test.comparators[0], env, outer)
-            if left is UNKNOWN or right is UNKNOWN:
-                return None
-            return _compare(test.ops[0], left, right)
+            results = []
+            for op, comparator in zip(test.ops, test.comparators, strict=True):
+                right = self._target_value(comparator, env, outer)
+                if left is UNKNOWN or right is UNKNOWN:
+                    results.append(None)
+                else:
+                    results.append(_compare(op, left, right))
+                left = right
+            if False in results:
+                return False
+            return True if all(r is True for r in results) else None
         if isinstance(test, ast.Call) and func_name(test.func) in {"startswith", "endswith"}:
             if isinstance(test.func, ast.Attribute) and len(test.args) == 1:
                 base = self._target_value(test.func.value, env, outer)
@@ -900,7 +907,7 @@ class Run:
                     except TypeError:
                         return None
             return None
-        value = self._target_value(test, env, outer)
+        value = self._target_value(test, env, outer)  # Compare/BoolOp/not are read above
         if value is UNKNOWN:
             return None
         try:

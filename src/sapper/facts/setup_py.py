@@ -192,7 +192,10 @@ def condition(test: ast.expr, target: Target) -> bool | None:
     None when it cannot be known without running code."""
     from ._values import Run
 
-    return Run(target, {}).truth(test, {}, None)
+    try:
+        return Run(target, {}).truth(test, {}, None)
+    except RecursionError:
+        return None
 
 
 def statements(
@@ -335,7 +338,7 @@ def parse_module(source: bytes | None, path: str) -> ast.Module | None:
         return None
     try:
         return ast.parse(source, filename=path)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
@@ -501,7 +504,10 @@ class SetupPyFacts:
         if tree is None:
             return None
         run = Run(self.target, self._files.files)
-        run.module(tree)
+        try:
+            run.module(tree)
+        except RecursionError:  # an expression nested too deep to follow: nothing is known
+            return Run(self.target, self._files.files)
         return run
 
     @cached_property
