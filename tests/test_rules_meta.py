@@ -266,7 +266,7 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
             [r.code for r in RULES if r.code.startswith("RQ")],
             id="ignore-only",
         ),
-        pytest.param(("LY001", "RQ"), (), ["LY001", "RQ001"], id="several-selected"),
+        pytest.param(("LY001", "RQ"), (), ["LY001", "RQ001", "RQ002"], id="several-selected"),
     ],
 )
 def test_rules_for_select_and_ignore(

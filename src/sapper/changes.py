@@ -552,6 +552,22 @@ CHANGES: tuple[Change, ...] = (
         notes='keys are `python-module-name` or `*` until 82.0.1 (validate-pyproject #248); `""` is rejected by every release',
         fails=(("61.0.0", "82.0.1"),),
     ),
+    Change(
+        id="ST76",
+        what="`setuptools.command.easy_install.ScriptWriter` and `sys_executable`",
+        covered="RQ002 (oracle, real pbr wheel builds)",
+        notes="80.3.0 stubbed the module down to the `easy_install` command, so pbr's "
+        "`install_scripts` (`easy_install.sys_executable`, read in every wheel build) failed; "
+        "80.3.1 serves both again with a deprecation warning due 2025-10-31",
+        fails=(("80.3.0", "80.3.1"),),
+        warns=(("80.3.1", None),),
+        due=(("80.3.1", "2025-10-31"),),
+        references=(_ref("80.3.1", "easy_install attributes restored for pbr (#4976)"),),
+        error=Expected(
+            type="AttributeError",
+            message=r"module 'setuptools.command.easy_install' has no attribute",
+        ),
+    ),
 )
 
 _BY_ID = {c.id: c for c in CHANGES}

@@ -20,6 +20,7 @@ RULE_MODULES: dict[str, str] = {
     "PP008": "sapper.rules.pyproject.pp008",
     "PP009": "sapper.rules.pyproject.pp009",
     "RQ001": "sapper.rules.requires.rq001",
+    "RQ002": "sapper.rules.requires.rq002",
     "SC001": "sapper.rules.setup_cfg.sc001",
     "SC002": "sapper.rules.setup_cfg.sc002",
     "SC003": "sapper.rules.setup_cfg.sc003",
@@ -45,7 +46,7 @@ RULE_MODULES: dict[str, str] = {
 }
 
 #: Rule code -> the project file without which the rule cannot report: every check of these
-#: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.constants``,
+#: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.run``,
 #: ``.import_sites``; PP009's ``ctx.pyproject.data``), which are empty when the file is
 #: absent. ``sapper check`` neither imports nor runs them for a project without the file (a
 #: tree with only setup.cfg and pyproject.toml skips the setup.py rules, one without
