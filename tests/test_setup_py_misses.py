@@ -275,3 +275,43 @@ def test_expression_too_deep_to_follow_is_unknown(terms: int) -> None:
     view = ProjectFacts(files=project({"setup.py": source}), catalogue=catalogue(), today=TODAY)
     assert view.setup_py.opaque
     assert not view.setup_py.keywords
+
+
+@pytest.mark.parametrize(
+    ("source", "outcome", "why"),
+    [
+        # a dict from code sapper does not follow: never "builds" on a guess
+        (
+            "from setuptools import setup\nfrom helper import make\nsetup(name='p', **make())\n",
+            "unknown",
+            "setup() at setup.py:3 gets keywords sapper cannot read",
+        ),
+        (
+            "from setuptools import setup\ndef main():\n    setup(name='p')\n",
+            "unknown",
+            "no setup() call that sapper can follow runs in setup.py",
+        ),
+        # what it cannot read does not hide what it can: a failure stays a failure
+        (
+            "from setuptools import setup\nfrom helper import make\n"
+            "setup(name='p', use_2to3=True, **make())\n",
+            "fails",
+            None,
+        ),
+        # everything read: builds
+        (
+            "from setuptools import setup\nkw = dict(name='p')\nkw.update(version='1.0')\n"
+            "setup(**kw)\n",
+            "builds",
+            None,
+        ),
+    ],
+)
+def test_verdict_unknown_when_setup_keywords_cannot_be_read(
+    source: str, outcome: str, why: str | None
+) -> None:
+    verdict = check({"setup.py": source}).verdict
+    assert verdict is not None
+    assert verdict.outcome == outcome
+    if why:
+        assert why in verdict.reason

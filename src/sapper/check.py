@@ -219,6 +219,11 @@ def check_files(
         )
         findings, suppressed = list(split.kept), len(split.suppressed)
     verdict = _verdict(findings, bs, options, cat)
+    if verdict.outcome == "builds" and ctx.setup_py.exists and ctx.setup_py.unseen:
+        # never "builds" on a guess: what setup() gets could not be read (issue 21)
+        verdict = dataclasses.replace(
+            verdict, outcome="unknown", reason=f"{verdict.reason}; {ctx.setup_py.unseen}"
+        )
     if suppressed:
         word = "finding" if suppressed == 1 else "findings"
         note = f"; {suppressed} {word} suppressed (not counted in this verdict)"

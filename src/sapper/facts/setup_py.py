@@ -527,6 +527,24 @@ class SetupPyFacts:
         return any(c.opaque for c in run.calls)
 
     @cached_property
+    def unseen(self) -> str | None:
+        """Why the keywords setup.py passes to ``setup()`` cannot all be read (for a
+        verdict that must not say "builds" on a guess), or None when they can. A file that
+        does not parse is not this: it is a verdict of its own."""
+        run = self.run
+        if run is None:
+            return None
+        if not run.calls:
+            return "no setup() call that sapper can follow runs in setup.py"
+        for call in run.calls:
+            if call.opaque:
+                return (
+                    f"setup() at setup.py:{call.call.lineno} gets keywords sapper cannot read "
+                    "(a **kwargs dict or *args built by code it does not follow)"
+                )
+        return None
+
+    @cached_property
     def keywords(self) -> tuple[Keyword, ...]:
         """The keyword arguments of the ``setup()`` calls that run, values resolved
         statically (``_values.UNKNOWN`` when they depend on running code): names bound at
