@@ -162,6 +162,20 @@ EXTRAS = (
     [
         (MAIN, "SP002", 5),
         (EXTRAS, "SP006", 5),
+        # main() run as the argument of sys.exit / SystemExit
+        (
+            "import sys\nfrom setuptools import setup\ndef main():\n"
+            "    setup(name='p', use_2to3=True)\n    return 0\n"
+            "if __name__ == '__main__':\n    sys.exit(main())\n",
+            "SP002",
+            4,
+        ),
+        (
+            "from setuptools import setup\ndef main():\n    setup(name='p', use_2to3=True)\n"
+            "raise SystemExit(main())\n",
+            "SP002",
+            3,
+        ),
         # setup() called at module level through a function, names bound in it
         (
             "from setuptools import setup\ndef go():\n    flag = True\n"

@@ -507,6 +507,8 @@ class Run:
             env["\x00return"] = slot
             return True
         elif isinstance(stmt, ast.Raise):
+            if stmt.exc is not None:  # raise SystemExit(main()): main() runs first
+                self.eval(stmt.exc, env, outer)
             return True
         elif isinstance(stmt, ast.Global | ast.Nonlocal) and outer is not None:
             for name in stmt.names:
@@ -607,6 +609,8 @@ class Run:
         func = call.func
         name = dotted(func)
         if name in _EXIT_CALLS:
+            for arg in call.args:  # sys.exit(main()): main() runs first
+                self.eval(arg, env, outer)
             return True
         if name in _REBINDING_CALLS:
             # exec(...) and friends can rebind any name bound so far
@@ -805,8 +809,14 @@ class Run:
                 return _dict_slot(base.items, node, open_=base.open)
             if isinstance(base.value, list):
                 return Slot(list(base.value), node)
-        # setup.py's helper functions are followed above; every other call is one of the
-        # few pure ones resolve() knows (file reads, str methods, list(), set()...)
+        # its arguments run first (print(main()), SystemExit(main())); setup.py's helper
+        # functions are followed above; every other call is one of the few pure ones
+        # resolve() knows (file reads, str methods, list(), set()...) or unknown
+        for arg in (*node.args, *(kw.value for kw in node.keywords)):
+            if any(isinstance(n, ast.Call) for n in ast.walk(arg)):
+                self.eval(arg, env, outer)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+            self.eval(func.value, env, outer)  # make().get(...): make() runs
         return Slot(
             _resolve_call(node, _Lookup(self, env, outer), self.files, 0),
             node,
