@@ -329,3 +329,60 @@ def test_verdict_unknown_when_setup_keywords_cannot_be_read(
     assert verdict.outcome == outcome
     if why:
         assert why in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("files", "version"),
+    [
+        # the shipped file exec() runs binds its names here
+        (
+            {
+                "setup.py": "from setuptools import setup\n"
+                "exec(open('pkg/version.py').read())\nsetup(name='p', version=__version__)\n",
+                "pkg/version.py": "__version__ = '1.0-beta_x'\n",
+            },
+            "1.0-beta_x",
+        ),
+        (
+            {
+                "setup.py": "from pathlib import Path\nfrom setuptools import setup\n"
+                "exec(compile(Path('v.py').read_text(), 'v.py', 'exec'))\n"
+                "setup(name='p', version=V)\n",
+                "v.py": "V = '2.x'\n",
+            },
+            "2.x",
+        ),
+        # into a namespace of its own: the names bound before stay known
+        (
+            {
+                "setup.py": "from setuptools import setup\nV = '3.x'\nns = {}\n"
+                "exec(open('v.py').read(), ns)\nsetup(name='p', version=V)\n",
+                "v.py": "V = '1.0'\n",
+            },
+            "3.x",
+        ),
+        # a text sapper cannot read can rebind anything: unknown, not guessed
+        (
+            {
+                "setup.py": "import os\nfrom setuptools import setup\nV = '4.x'\n"
+                "exec(os.environ['CODE'])\nsetup(name='p', version=V)\n",
+            },
+            None,
+        ),
+    ],
+)
+def test_exec_of_a_shipped_file(files: dict[str, str], version: str | None) -> None:
+    found = [f for f in check(files).findings if f.code == "SP005"]
+    assert [f.message.split("'")[1] for f in found] == ([version] if version else [])
+
+
+def test_conditional_expression_keeps_both_dicts() -> None:
+    source = (
+        "import os\nfrom setuptools import setup\n"
+        "kw = {} if os.environ.get('PURE') else {'use_2to3': True}\n"
+        "setup(name='p', **kw)\n"
+    )
+    result = check({"setup.py": source})
+    assert [f.line for f in result.findings if f.code == "SP002"] == [3]
+    assert result.verdict is not None
+    assert result.verdict.outcome == "fails"

@@ -613,9 +613,14 @@ class Run:
                 self.eval(arg, env, outer)
             return True
         if name in _REBINDING_CALLS:
-            # exec(...) and friends can rebind any name bound so far
-            for key in list(env):
-                env[key] = _UNKNOWN_SLOT
+            self._exec(call, env, outer)
+            return False
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and func_name(func.value.func) in {"globals", "vars", "locals"}
+        ):
+            _taint(env)  # globals().update(...) can bind any name
             return False
         if (
             isinstance(func, ast.Attribute)
@@ -629,6 +634,39 @@ class Run:
                 return False
         self.eval(call, env, outer)  # setup() and setup.py's own functions
         return False
+
+    def _exec(self, call: ast.Call, env: dict[str, Slot], outer: dict[str, Slot] | None) -> None:
+        """``exec(text)``: the text of a file the sdist ships (``open(p).read()``,
+        ``Path(p).read_text()``, ``compile(that, ...)``) runs here, abstractly; into a
+        namespace of its own (``exec(text, ns)``) it binds nothing else; any other text can
+        rebind every name bound so far."""
+        name = func_name(call.func)
+        if len(call.args) >= 2:
+            space = call.args[1]
+            if not (isinstance(space, ast.Call) and func_name(space.func) in {"globals", "locals"}):
+                if isinstance(space, ast.Name):
+                    env[space.id] = Slot(UNKNOWN, space, (), open=True)
+                return
+        source: Any = UNKNOWN
+        if call.args and name != "eval":
+            first = call.args[0]
+            if isinstance(first, ast.Call) and func_name(first.func) == "compile" and first.args:
+                first = first.args[0]
+            source = self.eval(first, env, outer).value
+        tree = None
+        if isinstance(source, str) and self._depth < _MAX_CALL_DEPTH:
+            try:
+                tree = ast.parse(source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
+        if tree is None:
+            _taint(env)
+            return
+        self._depth += 1
+        try:
+            self._body(tree.body, env, outer)
+        finally:
+            self._depth -= 1
 
     def _method(  # noqa: PLR0917
         self,
@@ -750,8 +788,10 @@ class Run:
             return Slot(UNKNOWN if truth is None else truth, node)
         if isinstance(node, ast.IfExp):
             truth = self.truth(node.test, env, outer)
-            if truth is None:
-                return Slot(UNKNOWN, node)
+            if truth is None:  # either value, as two branches merged
+                return _merge_slots(
+                    [self.eval(node.body, env, outer), self.eval(node.orelse, env, outer)]
+                )
             return self.eval(node.body if truth else node.orelse, env, outer)
         if isinstance(node, ast.Subscript):
             base = self.eval(node.value, env, outer)
@@ -978,6 +1018,12 @@ class Run:
         if isinstance(value, list):
             return tuple(value)
         return value
+
+
+def _taint(env: dict[str, Slot]) -> None:
+    """Every name bound so far may have been rebound: unknown."""
+    for key in list(env):
+        env[key] = _UNKNOWN_SLOT
 
 
 def _compare(op: ast.cmpop, left: Any, right: Any) -> bool | None:
