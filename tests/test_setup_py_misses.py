@@ -386,3 +386,15 @@ def test_conditional_expression_keeps_both_dicts() -> None:
     assert [f.line for f in result.findings if f.code == "SP002"] == [3]
     assert result.verdict is not None
     assert result.verdict.outcome == "fails"
+
+
+def test_a_fallback_setup_defined_on_one_path_is_not_followed() -> None:
+    """``try: from setuptools import setup`` / ``except ImportError: def setup(**kw)``:
+    the build imports setuptools' setup(), whose keywords are read."""
+    source = (
+        "try:\n    from setuptools import setup\nexcept ImportError:\n"
+        "    def setup(**kwargs):\n        pass\n"
+        "setup(name='p', version='1.0', use_2to3=True)\n"
+    )
+    result = check({"setup.py": source})
+    assert [f.line for f in result.findings if f.code == "SP002"] == [6]

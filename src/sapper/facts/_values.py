@@ -398,6 +398,15 @@ def _dict_slot(items: Iterable[Item], node: ast.expr | None, *, open_: bool = Fa
 _UNKNOWN_SLOT: Final = Slot(UNKNOWN)
 
 
+class _Function:
+    """A function setup.py defines, as the value of its name."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: ast.FunctionDef) -> None:
+        self.node = node
+
+
 class SetupCall(NamedTuple):
     """A ``setup()`` call that runs when setup.py runs, with the keywords it gets."""
 
@@ -425,7 +434,6 @@ class Run:
         self.target = target
         self.files = files
         self.calls: list[SetupCall] = []
-        self.functions: dict[str, ast.FunctionDef] = {}
         self._depth = 0
         self._active: set[str] = set()
 
@@ -491,8 +499,7 @@ class Run:
             env.update(merged)
             self._body(stmt.finalbody, env, outer)
         elif isinstance(stmt, ast.FunctionDef):
-            self.functions[stmt.name] = stmt
-            env[stmt.name] = Slot(UNKNOWN, None)
+            env[stmt.name] = Slot(_Function(stmt))
         elif isinstance(stmt, ast.AsyncFunctionDef | ast.ClassDef):
             env[stmt.name] = _UNKNOWN_SLOT
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
@@ -629,7 +636,7 @@ class Run:
         ):
             owner = func.value.id
             held = self.lookup(owner, env, outer)
-            if held is not None and owner not in self.functions:
+            if held is not None and not isinstance(held.value, _Function):
                 self._method(owner, held, func.attr, call, env, outer)
                 return False
         self.eval(call, env, outer)  # setup() and setup.py's own functions
@@ -817,11 +824,11 @@ class Run:
                         self._scope_of(arg.id, env, outer)[arg.id] = held._replace(
                             value=UNKNOWN, open=True
                         )
-        if isinstance(func, ast.Name) and func.id in self.functions:
+        if isinstance(func, ast.Name):
             held = self.lookup(func.id, env, outer)
-            if held is not None and held.node is not None:
-                return Slot(UNKNOWN, node)  # the name was rebound to something else
-            return self._run_function(self.functions[func.id], node, env, outer)
+            if held is not None and isinstance(held.value, _Function):
+                # a function setup.py defines (on every path that reaches here)
+                return self._run_function(held.value.node, node, env, outer)
         if name == "setup":
             self._record(node, env, outer)
             return Slot(UNKNOWN, node)
@@ -1126,6 +1133,8 @@ class _Lookup(Mapping[str, ast.expr]):
     def __getitem__(self, name: str) -> ast.expr:
         slot = self._run.lookup(name, self._env, self._outer)
         if slot is None or slot.node is None:
+            raise KeyError(name)
+        if isinstance(slot.value, _Function):
             raise KeyError(name)
         if slot.value is not UNKNOWN and not isinstance(slot.value, dict | set):
             return _constant(slot.value, slot.node)
