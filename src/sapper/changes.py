@@ -443,7 +443,8 @@ CHANGES: tuple[Change, ...] = (
         id="ST58",
         what="`easy_install`/`package_index` modules",
         covered="SP001, SP003 (oracle)",
-        notes="attributes other than `sys_executable`/`ScriptWriter` fail from 80.3.0",
+        notes="attributes other than `sys_executable`/`ScriptWriter` fail from 80.3.0 (and "
+        "those two in 80.3.0 itself: ST76)",
     ),
     Change(
         id="ST59",
