@@ -372,6 +372,8 @@ class Item(NamedTuple):
     key: str
     value: Any
     node: ast.expr
+    #: Set on some of the paths that reach here only (a branch sapper cannot decide).
+    maybe: bool = False
 
 
 class Slot(NamedTuple):
@@ -414,6 +416,9 @@ class SetupCall(NamedTuple):
     keywords: tuple[tuple[str, Slot, ast.expr], ...]
     #: ``setup(**x)`` with ``x`` a dict sapper cannot read entirely.
     opaque: bool
+    #: Keys ``setup(**x)`` gets on some paths only (branches sapper cannot decide): whether
+    #: they reach ``setup()`` is not known, so they are not reported as if they did.
+    maybe: tuple[str, ...] = ()
 
 
 _MAX_CALL_DEPTH: Final = 6
@@ -906,6 +911,7 @@ class Run:
 
     def _record(self, call: ast.Call, env: dict[str, Slot], outer: dict[str, Slot] | None) -> None:
         keywords: list[tuple[str, Slot, ast.expr]] = []
+        maybe: list[str] = []
         opaque = False
         if call.args:
             opaque = True  # setup(*args): sapper does not follow positional arguments
@@ -918,8 +924,12 @@ class Run:
                 opaque = True
                 continue
             opaque = opaque or slot.open
-            keywords.extend((item.key, _item_slot(item), item.node) for item in slot.items)
-        self.calls.append(SetupCall(call, tuple(keywords), opaque))
+            for item in slot.items:
+                if item.maybe:
+                    maybe.append(item.key)
+                else:
+                    keywords.append((item.key, _item_slot(item), item.node))
+        self.calls.append(SetupCall(call, tuple(keywords), opaque or bool(maybe), tuple(maybe)))
 
     # conditions --------------------------------------------------------------------------
 
@@ -1100,7 +1110,8 @@ def _merge_slots(slots: Sequence[Slot]) -> Slot:
         for key, found in by_key.items():
             values = {repr(i.value) for i in found}
             value = found[0].value if len(values) == 1 else UNKNOWN
-            items.append(Item(key, value, found[0].node))
+            maybe = len(found) != len(slots) or any(i.maybe for i in found)
+            items.append(Item(key, value, found[0].node, maybe))
         open_ = any(s.open for s in slots)
         merged = _dict_slot(items, first.node, open_=open_)
         if any(len(f) != len(slots) for f in by_key.values()):

@@ -537,6 +537,12 @@ class SetupPyFacts:
         if not run.calls:
             return "no setup() call that sapper can follow runs in setup.py"
         for call in run.calls:
+            if call.maybe:
+                keys = ", ".join(f"`{k}`" for k in call.maybe)
+                return (
+                    f"setup() at setup.py:{call.call.lineno} gets {keys} only on paths that "
+                    "depend on code sapper cannot decide"
+                )
             if call.opaque:
                 return (
                     f"setup() at setup.py:{call.call.lineno} gets keywords sapper cannot read "
