@@ -158,14 +158,27 @@ def test_issue21_shapes_match_setuptools(tmp_path: Path, name: str) -> None:
     assert not mismatches, "\n".join(mismatches)
 
 
-#: Real sdists whose verdict the issue-21 engine changed (over ~1,650 cached sdists only
-#: these two): (pin, root directory, versions, the rule that explains the failure).
+#: Real sdists whose findings the issue-21 engine changed (over 3,052 cached sdists), where
+#: the verdict is not "unknown": (pin, root directory, versions, the rule that explains the
+#: failure).
 REAL = [
     # ships ez_setup.py and calls use_setuptools() first thing: 82.0.0 tries to download
     ("palettable==3.3.1", "palettable-3.3.1", ("81.0.0", "82.0.0"), "SP001"),
     # setup() inside install(), run under `if __name__ == "__main__"`, with
     # python_requires=">=3.5.*"
     ("astroid==2.3.3", "astroid-2.3.3", ("66.1.1", "67.0.0"), "SP006"),
+    # the same python_requires, setup() in a function (66.1.1: "unknown", keywords unread)
+    ("pylint==2.4.4", "pylint-2.4.4", ("67.0.0", "84.2.1"), "SP006"),
+    # use_2to3 added to a dict under `if sys.version_info >= (3, 0):`, setup() in a function
+    ("billiard==2.7.3.19", "billiard-2.7.3.19", ("57.5.0", "58.0.2", "84.2.1"), "SP002"),
+    # description=long_desc, bound at module level, read although a helper exec()s into a
+    # namespace of its own
+    (
+        "sphinxcontrib-serializinghtml==1.1.3",
+        "sphinxcontrib-serializinghtml-1.1.3",
+        ("59.0.1", "59.3.0", "59.4.0"),
+        "SP007",
+    ),
 ]
 
 
