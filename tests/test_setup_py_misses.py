@@ -413,3 +413,29 @@ def test_a_fallback_setup_defined_on_one_path_is_not_followed() -> None:
     )
     result = check({"setup.py": source})
     assert [f.line for f in result.findings if f.code == "SP002"] == [6]
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        # isodate 0.4.9: the ImportError clause of `from setuptools import setup` never runs
+        # in a build, and sys.version[0] is the target's major version
+        (
+            "import sys\nkw = {}\ntry:\n    from setuptools import setup\n"
+            "    if sys.version[0] == '3':\n        kw['use_2to3'] = True\n"
+            "except ImportError:\n    from distutils.core import setup\n"
+            "setup(name='p', **kw)\n",
+            6,
+        ),
+        # tornado 2.4.1: major, minor = sys.version_info[:2]
+        (
+            "import sys\nimport distutils.core\nkwargs = {}\n"
+            "major, minor = sys.version_info[:2]\nif major >= 3:\n"
+            "    kwargs['use_2to3'] = True\ndistutils.core.setup(name='p', **kwargs)\n",
+            6,
+        ),
+    ],
+)
+def test_version_tests_of_real_old_sdists(source: str, line: int) -> None:
+    result = check({"setup.py": source})
+    assert [f.line for f in result.findings if f.code == "SP002"] == [line]

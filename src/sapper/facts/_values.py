@@ -399,6 +399,9 @@ def _dict_slot(items: Iterable[Item], node: ast.expr | None, *, open_: bool = Fa
 
 _UNKNOWN_SLOT: Final = Slot(UNKNOWN)
 
+#: Not an expression whose value depends on the target (see :meth:`Run._special`).
+_NOT_SPECIAL: Final = object()
+
 
 class _Function:
     """A function setup.py defines, as the value of its name."""
@@ -493,7 +496,7 @@ class Run:
             self._body(stmt.body, env, outer)
             self._body(stmt.orelse, env, outer)
             ends = [env]
-            for handler in stmt.handlers:
+            for handler in [] if _never_fails(stmt) else stmt.handlers:
                 branch = dict(before)
                 if handler.name:
                     branch[handler.name] = _UNKNOWN_SLOT
@@ -583,6 +586,15 @@ class Run:
                 scope[name] = _dict_slot((*held.items, item), held.node, open_=held.open)
             else:
                 scope[name] = held._replace(value=UNKNOWN, open=True)
+        elif (
+            isinstance(target, ast.Tuple | ast.List)
+            and isinstance(slot.value, list | tuple)
+            and len(slot.value) == len(target.elts)
+            and all(isinstance(e, ast.Name) for e in target.elts)
+        ):  # major, minor = sys.version_info[:2]
+            for elt, item in zip(target.elts, slot.value, strict=True):
+                assert isinstance(elt, ast.Name)
+                self._scope_of(elt.id, env, outer)[elt.id] = Slot(item, value)
         else:
             self._unbind(target, env)
 
@@ -746,6 +758,10 @@ class Run:
     # expressions -------------------------------------------------------------------------
 
     def eval(self, node: ast.expr, env: dict[str, Slot], outer: dict[str, Slot] | None) -> Slot:
+        if isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+            special = self._special(node, env, outer)
+            if special is not _NOT_SPECIAL:
+                return Slot(special, node)
         if isinstance(node, ast.Constant):
             return Slot(node.value, node)
         if isinstance(node, ast.Name):
@@ -988,6 +1004,24 @@ class Run:
         """The value of an expression, ``sys.platform``, ``os.name``, ``platform.system()``
         and ``sys.version_info`` (whole, indexed, sliced, ``.major``/``.minor``) taken from
         the target."""
+        special = self._special(node, env, outer)
+        if special is not _NOT_SPECIAL:
+            return special
+        if isinstance(node, ast.Tuple):
+            parts = [self._target_value(e, env, outer) for e in node.elts]
+            return UNKNOWN if any(p is UNKNOWN for p in parts) else tuple(parts)
+        if isinstance(node, ast.Compare | ast.BoolOp) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        ):
+            truth = self.truth(node, env, outer)
+            return UNKNOWN if truth is None else truth
+        value = self.eval(node, env, outer).value
+        if isinstance(value, list):
+            return tuple(value)
+        return value
+
+    def _special(self, node: ast.expr, env: dict[str, Slot], outer: dict[str, Slot] | None) -> Any:
+        """What a target-dependent expression gives on the target, or ``_NOT_SPECIAL``."""
         name = dotted(node)
         target = self.target
         version = (*target.python, 0)
@@ -997,6 +1031,8 @@ class Run:
             return target.os_name
         if name == "sys.version_info":
             return version
+        if name == "sys.version":
+            return f"{target.python[0]}.{target.python[1]}.0"
         if name in {"sys.version_info.major", "sys.version_info.minor"}:
             return version[0 if name.endswith("major") else 1]
         if name in {"six.PY2", "six.PY3"}:
@@ -1023,18 +1059,60 @@ class Run:
             ):
                 return version[: 1 if index.upper.value == 1 else 2]
             return UNKNOWN
-        if isinstance(node, ast.Tuple):
-            parts = [self._target_value(e, env, outer) for e in node.elts]
-            return UNKNOWN if any(p is UNKNOWN for p in parts) else tuple(parts)
-        if isinstance(node, ast.Compare | ast.BoolOp) or (
-            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        if (
+            isinstance(node, ast.Subscript)
+            and dotted(node.value) == "sys.version"
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == 0
         ):
-            truth = self.truth(node, env, outer)
-            return UNKNOWN if truth is None else truth
-        value = self.eval(node, env, outer).value
-        if isinstance(value, list):
-            return tuple(value)
-        return value
+            return str(target.python[0])
+        return _NOT_SPECIAL
+
+
+#: What every setuptools release sapper knows has: ``from setuptools import setup`` and
+#: these never raise ImportError in a build.
+_ALWAYS = frozenset({"setup", "Extension", "find_packages", "Command", "Distribution"})
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+_IMPORTERS = frozenset({"__import__", "import_module", "require", "use_setuptools"})
+
+
+def _stdlib(module: str) -> bool:
+    """A standard library module a build can always import (not distutils: setuptools
+    serves its own copy, which lacks some of it)."""
+    import sys
+
+    top = module.partition(".")[0]
+    return top != "distutils" and top in sys.stdlib_module_names
+
+
+def _never_fails(node: Any) -> bool:
+    """Whether the ``except ImportError`` clauses of a ``try`` can never run in a build: its
+    body imports only the standard library and setuptools' basics (``from setuptools
+    import setup``), and its handlers catch nothing but ImportError."""
+    for handler in node.handlers:
+        names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        if handler.type is None or not all(
+            isinstance(n, ast.Name) and n.id in _IMPORT_ERRORS for n in names
+        ):
+            return False
+    imports = 0
+    for sub in node.body:
+        for n in ast.walk(sub):
+            if isinstance(n, ast.Import):
+                imports += 1
+                if not all(a.name == "setuptools" or _stdlib(a.name) for a in n.names):
+                    return False
+            elif isinstance(n, ast.ImportFrom):
+                imports += 1
+                module = n.module or ""
+                if n.level or not (
+                    (module == "setuptools" and all(a.name in _ALWAYS for a in n.names))
+                    or _stdlib(module)
+                ):
+                    return False
+            elif isinstance(n, ast.Call) and func_name(n.func) in _IMPORTERS:
+                return False
+    return imports > 0
 
 
 def _taint(env: dict[str, Slot]) -> None:
