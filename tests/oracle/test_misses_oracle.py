@@ -171,6 +171,11 @@ REAL = [
     ("pylint==2.4.4", "pylint-2.4.4", ("67.0.0", "84.2.1"), "SP006"),
     # use_2to3 added to a dict under `if sys.version_info >= (3, 0):`, setup() in a function
     ("billiard==2.7.3.19", "billiard-2.7.3.19", ("57.5.0", "58.0.2", "84.2.1"), "SP002"),
+    # use_2to3 in a try whose ImportError clause never runs (`from setuptools import
+    # setup`), under `sys.version[0] == '3'`; and under `major >= 3` after
+    # `major, minor = sys.version_info[:2]`
+    ("isodate==0.4.9", "isodate-0.4.9", ("57.5.0", "58.0.2"), "SP002"),
+    ("tornado==2.4.1", "tornado-2.4.1", ("57.5.0", "58.0.2"), "SP002"),
     # description=long_desc, bound at module level, read although a helper exec()s into a
     # namespace of its own
     (
