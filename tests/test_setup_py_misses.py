@@ -439,3 +439,14 @@ def test_a_fallback_setup_defined_on_one_path_is_not_followed() -> None:
 def test_version_tests_of_real_old_sdists(source: str, line: int) -> None:
     result = check({"setup.py": source})
     assert [f.line for f in result.findings if f.code == "SP002"] == [line]
+
+
+def test_a_key_no_rule_reads_set_on_undecided_paths_leaves_the_verdict() -> None:
+    source = (
+        "import os\nfrom setuptools import setup\nkw = {}\n"
+        "if os.environ.get('X'):\n    kw['zip_safe'] = False\n"
+        "setup(name='p', version='1.0', py_modules=[], **kw)\n"
+    )
+    verdict = check({"setup.py": source}).verdict
+    assert verdict is not None
+    assert verdict.outcome == "builds"

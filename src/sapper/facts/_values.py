@@ -422,6 +422,8 @@ class SetupCall(NamedTuple):
     #: Keys ``setup(**x)`` gets on some paths only (branches sapper cannot decide): whether
     #: they reach ``setup()`` is not known, so they are not reported as if they did.
     maybe: tuple[str, ...] = ()
+    #: ``setup(**x)``/``setup(*args)`` with something sapper cannot read at all.
+    unread: bool = False
 
 
 _MAX_CALL_DEPTH: Final = 6
@@ -945,7 +947,9 @@ class Run:
                     maybe.append(item.key)
                 else:
                     keywords.append((item.key, _item_slot(item), item.node))
-        self.calls.append(SetupCall(call, tuple(keywords), opaque or bool(maybe), tuple(maybe)))
+        self.calls.append(
+            SetupCall(call, tuple(keywords), opaque or bool(maybe), tuple(maybe), opaque)
+        )
 
     # conditions --------------------------------------------------------------------------
 

@@ -254,6 +254,30 @@ def statements(
 
 _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
 
+#: The ``setup()`` keywords whose value (or absence) a rule reads to find a failure: one
+#: that reaches ``setup()`` on some undecided paths only leaves the verdict unknown.
+DECISIVE = frozenset(
+    {
+        "use_2to3",
+        "version",
+        "python_requires",
+        "install_requires",
+        "setup_requires",
+        "extras_require",
+        "description",
+        "cmdclass",
+        "include_package_data",
+        "license_file",
+        "license_files",
+        "classifiers",
+        "packages",
+        "py_modules",
+        "package_dir",
+        "ext_modules",
+        "pbr",
+    }
+)
+
 #: ``ez_setup``'s calls that download setuptools: the URLs and eggs they fetch are gone
 #: (and an offline build has no network), so they fail.
 DOWNLOADS = frozenset({"download_setuptools", "_do_download"})
@@ -537,13 +561,14 @@ class SetupPyFacts:
         if not run.calls:
             return "no setup() call that sapper can follow runs in setup.py"
         for call in run.calls:
-            if call.maybe:
-                keys = ", ".join(f"`{k}`" for k in call.maybe)
+            decisive = [k for k in call.maybe if k in DECISIVE]
+            if decisive:
+                keys = ", ".join(f"`{k}`" for k in decisive)
                 return (
                     f"setup() at setup.py:{call.call.lineno} gets {keys} only on paths that "
                     "depend on code sapper cannot decide"
                 )
-            if call.opaque:
+            if call.unread:
                 return (
                     f"setup() at setup.py:{call.call.lineno} gets keywords sapper cannot read "
                     "(a **kwargs dict or *args built by code it does not follow)"
