@@ -1,12 +1,23 @@
-"""Write src/sapper/data/plugins.json: which releases of the setuptools plugins that
-setuptools loads during a build (setuptools-scm, pbr) import ``pkg_resources``.
+"""Write src/sapper/data/plugins.json: what the releases of the build plugins a build
+installs next to setuptools (setuptools-scm and pbr, which setuptools loads through entry
+points; scikit-build, which setup.py imports) need from setuptools.
 
 Every non-prerelease wheel of each plugin is downloaded from PyPI with
 :class:`sapper.pypi.Index` (the simple API; each wheel checked against the sha256 the index
-publishes, and cached) and read with ``ast`` (never imported): a release counts as
-importing ``pkg_resources`` when one of its modules (tests excluded) has an unguarded
-module-level ``import pkg_resources`` or ``from pkg_resources import ...``. Releases
-without a (non-yanked) wheel are left out.
+publishes, and cached) and read with ``ast`` (never imported). For each release it records,
+over its modules (tests excluded):
+
+- ``imports``: the ``setuptools``/``pkg_resources``/``distutils`` modules that some known
+  setuptools release lacks (``sapper.versions``' module inventory) imported by an
+  unguarded module-level statement (``import pkg_resources``, ``from
+  setuptools.command.test import test``; ``from setuptools.command import test`` names
+  ``setuptools.command.test`` too), which fail where a setuptools release lacks them;
+- ``attributes``: the attributes read from ``setuptools.command.easy_install`` (``from
+  setuptools.command import easy_install`` then ``easy_install.sys_executable``), anywhere
+  in the code: which of them break a build, and where, is a release fact of
+  ``sapper.changes`` measured by real builds (docs/testing.md).
+
+Releases without a (non-yanked) wheel are left out.
 
     python scripts/gen_plugin_facts.py            # regenerate (network)
     python scripts/gen_plugin_facts.py --check    # exit 1 if the file is out of date
@@ -26,9 +37,13 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
+from sapper.facts.inventory import missing_in
 from sapper.pypi import Index, ReleaseFile
+from sapper.versions import catalogue
 
-PLUGINS = ("setuptools-scm", "pbr")
+_CATALOGUE = catalogue()
+
+PLUGINS = ("setuptools-scm", "pbr", "scikit-build")
 OUT = Path(__file__).resolve().parent.parent / "src" / "sapper" / "data" / "plugins.json"
 
 
@@ -38,30 +53,66 @@ def _index() -> Index:
     return Index(cache_dir=root / "index", page_max_age=0)
 
 
-def imports_pkg_resources(wheel: bytes) -> bool:
+_TOPS = ("setuptools", "pkg_resources", "distutils")
+_EASY_INSTALL = "setuptools.command.easy_install"
+
+
+def _setuptools_module(name: str) -> bool:
+    return name.partition(".")[0] in _TOPS
+
+
+def needs(wheel: bytes) -> dict[str, list[str]]:
+    """What one wheel of a plugin needs from setuptools: ``imports`` and ``attributes``
+    (see the module docstring); empty lists left out."""
+    imports: set[str] = set()
+    attributes: set[str] = set()
     with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
         for name in archive.namelist():
             if not name.endswith(".py") or "/tests/" in name or name.startswith("tests/"):
                 continue
             try:
                 tree = ast.parse(archive.read(name))
-            except SyntaxError:
+            except (SyntaxError, ValueError):
                 continue
-            for node in tree.body:
-                if isinstance(node, ast.Import) and any(
-                    a.name.split(".")[0] == "pkg_resources" for a in node.names
-                ):
-                    return True
-                if (
+            for node in tree.body:  # unguarded module-level imports
+                if isinstance(node, ast.Import):
+                    imports.update(a.name for a in node.names if _setuptools_module(a.name))
+                elif (
                     isinstance(node, ast.ImportFrom)
                     and node.level == 0
-                    and (node.module or "").split(".")[0] == "pkg_resources"
+                    and node.module
+                    and _setuptools_module(node.module)
                 ):
-                    return True
-    return False
+                    imports.add(node.module)
+                    # `from setuptools.command import test`: a submodule, if it is one (a
+                    # name that is not a module is never in the module inventory)
+                    if node.module != "pkg_resources":
+                        imports.update(f"{node.module}.{a.name}" for a in node.names)
+            aliases = {
+                alias.asname or alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module == "setuptools.command"
+                for alias in node.names
+                if alias.name == "easy_install"
+            }
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases
+                ):
+                    attributes.add(f"{_EASY_INSTALL}.{node.attr}")
+    # only what some known setuptools release lacks (the others can never fail)
+    imports = {m for m in imports if missing_in(_CATALOGUE, m)}
+    out: dict[str, list[str]] = {}
+    if imports:
+        out["imports"] = sorted(imports)
+    if attributes:
+        out["attributes"] = sorted(attributes)
+    return out
 
 
-def plugin_facts(name: str) -> dict[str, bool]:
+def plugin_facts(name: str) -> dict[str, dict[str, list[str]]]:
     index = _index()
     listing = index.listing(name)
     jobs: list[tuple[str, ReleaseFile]] = []
@@ -78,7 +129,7 @@ def plugin_facts(name: str) -> dict[str, bool]:
         flags = dict(
             zip(
                 [v for v, _ in jobs],
-                pool.map(lambda job: imports_pkg_resources(index.download(job[1]).data), jobs),
+                pool.map(lambda job: needs(index.download(job[1]).data), jobs),
                 strict=True,
             )
         )
@@ -86,11 +137,19 @@ def plugin_facts(name: str) -> dict[str, bool]:
 
 
 def render() -> str:
-    doc = {
-        "generated_by": "scripts/gen_plugin_facts.py",
-        "plugins": {name: plugin_facts(name) for name in PLUGINS},
-    }
-    return json.dumps(doc, indent=0) + "\n"
+    """The JSON text: one line per release."""
+    lines = ['{"generated_by": "scripts/gen_plugin_facts.py", "plugins": {']
+    for i, name in enumerate(PLUGINS):
+        releases = plugin_facts(name)
+        lines.append(f"{json.dumps(name)}: {{")
+        lines.extend(
+            f"  {json.dumps(version)}: {json.dumps(needs, sort_keys=True)}"
+            + ("," if j + 1 < len(releases) else "")
+            for j, (version, needs) in enumerate(releases.items())
+        )
+        lines.append("}" + ("," if i + 1 < len(PLUGINS) else ""))
+    lines.append("}}")
+    return "\n".join(lines) + "\n"
 
 
 def main() -> int:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from sapper.facts._values import module_constants
 from sapper.facts.setup_py import AstIndex, index_of
 
 SOURCES = sorted((Path(__file__).parent.parent / "src" / "sapper").rglob("*.py"))[:40]
@@ -61,20 +60,3 @@ def test_index_of_reuses_the_index_of_the_same_tree() -> None:
     tree = ast.parse("a = 1\n")
     assert index_of(tree) is index_of(tree)
     assert index_of(ast.parse("a = 1\n")) is not index_of(tree)
-
-
-@pytest.mark.parametrize(
-    ("source", "expected"),
-    [
-        ("A = 1\nB = 2\nB = 3\n", {"A"}),
-        ("A = 1\nfor A in x: pass\n", set()),
-        ("A = 1\n(A, C) = 2, 3\n", set()),
-        ("A = 1\nimport A\n", set()),
-        ("A = 1\n[A for A in x]\n", set()),
-        ("A = 1\nwith f() as (A, b): pass\n", set()),
-        ("A = 1\nexec('A = 2')\n", set()),
-        ("A: int = 1\nB = 2\nB += 1\n", {"A"}),
-    ],
-)
-def test_module_constants(source: str, expected: set[str]) -> None:
-    assert set(module_constants(ast.parse(source))) == expected

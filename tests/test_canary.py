@@ -731,6 +731,30 @@ def test_static_verdicts_of_both_sides_from_one_reading(
         assert len(checks) == (2 if sides[1].version is None else 1), name
 
 
+@pytest.mark.parametrize(
+    ("baseline", "candidate", "expected"),
+    [
+        ("57.5.0", "58.0.2", ("unknown", "fails")),
+        ("58.0.2", "57.5.0", ("fails", "unknown")),
+        ("57.0.0", "57.5.0", ("unknown", "unknown")),
+    ],
+)
+def test_static_verdicts_when_setup_keywords_cannot_be_read(
+    tmp_path, baseline, candidate, expected
+):
+    """setup(**make()) with a dict sapper cannot read: "unknown" wherever no finding
+    fails (never "builds" on a guess), "fails" where one does (issue 21)."""
+    from sapper.canary.engine import _statics
+
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\nfrom helper import make\n"
+        "setup(name='p', version='1.0', use_2to3=True, **make())\n"
+    )
+    settings = _settings(parse_backend(baseline), parse_backend(candidate))
+    (first, second), _, _ = _statics(tmp_path, None, settings)
+    assert (first[0], second[0]) == expected
+
+
 def test_other_backends_get_a_short_budget(sandboxed, tmp_path, monkeypatch):
     """A target built by another backend (classified not-setuptools whatever its builds
     give) gets OTHER_BACKEND_TIMEOUT per hook, without the retry; --all-backends gets the

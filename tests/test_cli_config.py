@@ -303,8 +303,7 @@ def test_suppressed_lines(path: str, text: str, expected: dict) -> None:
 
 def test_suppression_comment_in_setup_cfg(capsys, dashed: Path) -> None:
     (dashed / "setup.cfg").write_text(
-        "[metadata]\nname = bad\n# sapper: ignore[SC001]\nauthor-email = a@b.c\n"
-        "home-page = x\n"
+        "[metadata]\nname = bad\n# sapper: ignore[SC001]\nauthor-email = a@b.c\nhome-page = x\n"
     )
     code, out, _ = run(capsys, "check", str(dashed), "--format", "concise", "-q")
     assert code == 1
@@ -362,5 +361,42 @@ def test_bad_key_in_sapper_toml_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(UsageError) as exc:
         load_config(path)
     assert str(exc.value) == (
-        f"{path}: ignore must be a list of rule codes, such as [\"SC001\", \"SP\"]"
+        f'{path}: ignore must be a list of rule codes, such as ["SC001", "SP"]'
     )
+
+
+WINDOWS_ONLY = (
+    "import sys\nfrom setuptools import setup\n"
+    "if sys.platform == 'win32':\n    import distutils.msvccompiler\n"
+    "setup(name='p', version='1.0', py_modules=[])\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "config", "reported"),
+    [
+        (("--platform", "linux"), None, False),
+        (("--platform", "win32"), None, True),
+        ((), 'platform = "win32"', True),
+        (("--platform", "linux"), 'platform = "win32"', False),  # the command line wins
+    ],
+)
+def test_platform_decides_setup_py_branches(
+    capsys, tmp_path: Path, argv: tuple[str, ...], config: str | None, reported: bool
+) -> None:
+    (tmp_path / "setup.py").write_text(WINDOWS_ONLY)
+    if config:
+        (tmp_path / "pyproject.toml").write_text(f"[tool.sapper]\n{config}\n")
+    code, out, _ = run(
+        capsys, "check", str(tmp_path), "--setuptools", "74.0.0", "--select", "SP001", *argv
+    )
+    assert ("SP001" in out) is reported
+    assert code == (1 if reported else 0)
+
+
+@pytest.mark.parametrize("value", ["win 32", "", "linux/x86"])
+def test_bad_platform_is_a_usage_error(capsys, tmp_path: Path, value: str) -> None:
+    (tmp_path / "setup.py").write_text(WINDOWS_ONLY)
+    code, _, err = run(capsys, "check", str(tmp_path), "--platform", value)
+    assert code == 2
+    assert "--platform" in err

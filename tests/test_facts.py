@@ -20,8 +20,15 @@ def facts(files: dict[str, str | bytes]) -> ProjectFacts:
         ("from setuptools import setup\nsetup(name='x', version='1.0')\n",
          {"name": "x", "version": "1.0"}, False),
         ("from setuptools import setup\nV = '2.0'\nsetup(version=V)\n", {"version": "2.0"}, False),
-        # a name bound to a dict: its keywords are read, but it may change before the call
-        ("from setuptools import setup\nkw = dict(name='x')\nsetup(**kw)\n", {"name": "x"}, True),
+        # a name bound to a dict: followed as setup.py runs, up to the call
+        ("from setuptools import setup\nkw = dict(name='x')\nsetup(**kw)\n", {"name": "x"}, False),
+        ("from setuptools import setup\nkw = dict(name='x')\nkw.update(f())\nsetup(**kw)\n",
+         {"name": "x"}, True),
+        ("from setuptools import setup\nkw = dict(name='x')\nadd(kw)\nsetup(**kw)\n",
+         {"name": "x"}, True),
+        ("from setuptools import setup\ndef main():\n    setup(name='x')\n"
+         "if __name__ == '__main__':\n    main()\n", {"name": "x"}, False),
+        ("from setuptools import setup\ndef main():\n    setup(name='x')\n", {}, True),
         ("from setuptools import setup\nsetup(**{'name': 'x'})\n", {"name": "x"}, False),
         ("from setuptools import setup\nsetup(**make())\n", {}, True),
         ("from setuptools import setup\nsetup(version=read())\n", {"version": UNKNOWN}, False),

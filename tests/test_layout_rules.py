@@ -193,8 +193,8 @@ FLAT = ("LY001", "setup.py", (">=61.0.0",), (">=61.0.0",), ())
                 "a/__init__.py": "",
                 "b/__init__.py": "",
             },
-            [],
-            id="setup-inside-function-not-guessed",
+            [("LY001", "setup.py", (">=61.0.0",), (">=61.0.0",), ())],
+            id="setup-inside-function-followed",
         ),
     ],
 )

@@ -89,3 +89,73 @@ def test_verdict_names_the_plugin() -> None:
     assert result.verdict.outcome == "fails"
     assert result.verdict.because == ("RQ001",)
     assert "setuptools-scm 5.0.2" in result.findings[0].message
+
+
+PBR = "import setuptools\nsetuptools.setup(setup_requires=[{req}], pbr=True)\n"
+SKB_BS = (
+    '[build-system]\nrequires = ["setuptools", "{req}"]\nbuild-backend = "setuptools.build_meta"\n'
+)
+SKB = "from skbuild import setup\nsetup(name='p', version='1.0')\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"setup.py": PBR.format(req="'pbr<7'")},
+            [("setup.py", 2, ("==80.3.0",), (">=80.3.0",))],
+            id="pbr-6-reads-sys-executable",
+        ),
+        pytest.param(
+            {"setup.py": PBR.format(req="'pbr==7.0.1'")},
+            [("setup.py", 2, ("==80.3.0",), (">=80.3.0",))],
+            id="pbr-7.0.1",
+        ),
+        pytest.param({"setup.py": PBR.format(req="'pbr==7.0.2'")}, [], id="pbr-7.0.2"),
+        pytest.param({"setup.py": PBR.format(req="'pbr'")}, [], id="pbr-newest"),
+        pytest.param(
+            {
+                "setup.py": "from setuptools import setup\nsetup()\n",
+                "setup.cfg": "[metadata]\nname = p\n[options]\nsetup_requires = pbr>=5,<6\n",
+            },
+            [("setup.cfg", 4, ("==80.3.0",), (">=80.3.0",))],
+            id="pbr-in-setup-cfg",
+        ),
+        pytest.param(
+            {"pyproject.toml": SKB_BS.format(req="scikit-build==0.17.6"), "setup.py": SKB},
+            [("pyproject.toml", None, ("==72.0.0",), ("==72.0.0",))],
+            id="scikit-build-0.17-imported",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": SKB_BS.format(req="scikit-build==0.17.6"),
+                "setup.py": "from setuptools import setup\nsetup(name='p')\n",
+            },
+            [],
+            id="scikit-build-not-imported",
+        ),
+        pytest.param(
+            {"pyproject.toml": SKB_BS.format(req="scikit-build>=0.18"), "setup.py": SKB},
+            [],
+            id="scikit-build-0.18",
+        ),
+        # setuptools-scm 10.2 imports setuptools.command.bdist_wheel, which releases before
+        # 70.1.0 never had: an addition, not a removal, is not reported
+        pytest.param(
+            {
+                "pyproject.toml": SKB_BS.format(req="setuptools-scm==10.2.1"),
+                "setup.py": "from setuptools import setup\nsetup(use_scm_version=True)\n",
+            },
+            [],
+            id="module-added-later-not-a-removal",
+        ),
+    ],
+)
+def test_plugin_removed_api(
+    files: dict[str, str], expected: list[tuple[str, int | None, tuple[str, ...], tuple[str, ...]]]
+) -> None:
+    result = check(files)
+    found = [
+        (f.path, f.line, f.fails, f.fails_enforced) for f in result.findings if f.code == "RQ002"
+    ]
+    assert found == expected

@@ -262,9 +262,9 @@ def test_rq001_the_release_pip_would_install(
 ) -> None:
     from packaging.requirements import Requirement
 
-    from sapper.rules.requires.rq001 import _chosen
+    from sapper.rules.requires._shared import chosen as choose
 
-    assert _chosen(dict.fromkeys(releases, True), Requirement(requirement)) == chosen
+    assert choose({v: {} for v in releases}, Requirement(requirement)) == chosen
 
 
 BUILD = '[build-system]\nrequires = [{}]\nbuild-backend = "setuptools.build_meta"\n'

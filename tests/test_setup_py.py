@@ -177,7 +177,16 @@ H = "from setuptools import setup\n"
         ),
         pytest.param(H + "setup(version=1.0)\n", [], id="numeric-version"),
         pytest.param(H + "import setuptools\nsetup(version=setuptools.sic('1-x'))\n", [], id="sic"),
-        pytest.param(H + "V = '1'\nV += 'x'\nsetup(version=V)\n", [], id="reassigned-unknown"),
+        pytest.param(
+            H + "V = '1'\nV += 'x'\nsetup(version=V)\n",
+            [("SP005", 4, (">=66.0.0",))],
+            id="augmented-followed",
+        ),
+        pytest.param(
+            H + "import os\nV = '1'\nif os.environ.get('X'):\n    V = '1x'\nsetup(version=V)\n",
+            [],
+            id="bound-differently-on-two-paths-unknown",
+        ),
         pytest.param(
             H + "kw = dict(version='not a version')\nsetup(**kw)\n",
             [("SP005", 2, (">=66.0.0",))],
@@ -474,11 +483,19 @@ def test_sp004_unordered_containers(value: str, kind: str | None, fails: tuple[s
     assert found == ([(2, fails, _unordered("setup_requires", kind), fix)] if kind else [])
 
 
-@pytest.mark.parametrize(("aliases", "found"), [(7, True), (8, False)])
-def test_sp004_follows_a_chain_of_names_seven_deep(aliases: int, found: bool) -> None:
-    chain = "".join(f"A{i} = A{i + 1}\n" for i in range(aliases))
-    rows = _sp004(chain + f"A{aliases} = {{'a'}}\nsetup(install_requires=A0)\n")
-    assert [line for line, *_ in rows] == ([aliases + 3] if found else [])
+@pytest.mark.parametrize(("aliases", "found"), [(7, True), (20, True), (-1, False)])
+def test_sp004_follows_a_chain_of_names(aliases: int, found: bool) -> None:
+    """Names bound in the order setup.py runs them, to any length; a name read before it
+    is bound (a NameError when setup.py runs) is not guessed."""
+    if aliases < 0:
+        source = "A0 = A1\nA1 = {'a'}\nsetup(install_requires=A0)\n"
+        line = 0
+    else:
+        chain = "".join(f"A{i} = A{i + 1}\n" for i in reversed(range(aliases)))
+        source = f"A{aliases} = {{'a'}}\n" + chain + "setup(install_requires=A0)\n"
+        line = aliases + 3
+    rows = _sp004(source)
+    assert [line for line, *_ in rows] == ([line] if found else [])
 
 
 @pytest.mark.parametrize(
@@ -771,8 +788,8 @@ def _chain(length: int, relative: bool) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("relative", [False, True])
-@pytest.mark.parametrize(("length", "found"), [(3, True), (4, False)])
-def test_sp001_follows_local_imports_two_levels(relative: bool, length: int, found: bool) -> None:
+@pytest.mark.parametrize(("length", "found"), [(3, True), (4, True), (12, True)])
+def test_sp001_follows_local_imports_to_any_depth(relative: bool, length: int, found: bool) -> None:
     paths = [
         next(p for p in row[5].split() if ".py:" in p) for row in _sp001(_chain(length, relative))
     ]

@@ -445,7 +445,8 @@ CHANGES: tuple[Change, ...] = (
         id="ST58",
         what="`easy_install`/`package_index` modules",
         covered="SP001, SP003 (oracle)",
-        notes="attributes other than `sys_executable`/`ScriptWriter` fail from 80.3.0",
+        notes="attributes other than `sys_executable`/`ScriptWriter` fail from 80.3.0 (and "
+        "those two in 80.3.0 itself: ST78)",
     ),
     Change(
         id="ST59",
@@ -574,6 +575,22 @@ CHANGES: tuple[Change, ...] = (
         covered="PP001 (oracle)",
         notes="`KeyError: 'email'` after validation, or the validator's own rejection in the releases whose schema wants one of the two",
         fails=(("61.0.0", None),),
+    ),
+    Change(
+        id="ST78",
+        what="`setuptools.command.easy_install.ScriptWriter` and `sys_executable`",
+        covered="RQ002 (oracle, real pbr wheel builds)",
+        notes="80.3.0 stubbed the module down to the `easy_install` command, so pbr's "
+        "`install_scripts` (`easy_install.sys_executable`, read in every wheel build) failed; "
+        "80.3.1 serves both again with a deprecation warning due 2025-10-31",
+        fails=(("80.3.0", "80.3.1"),),
+        warns=(("80.3.1", None),),
+        due=(("80.3.1", "2025-10-31"),),
+        references=(_ref("80.3.1", "easy_install attributes restored for pbr (#4976)"),),
+        error=Expected(
+            type="AttributeError",
+            message=r"module 'setuptools.command.easy_install' has no attribute",
+        ),
     ),
 )
 

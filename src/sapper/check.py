@@ -59,6 +59,9 @@ class Options(NamedTuple):
     enforce_deprecations: bool = False
     python: str | None = None
     index_url: str | None = None
+    #: The build's ``sys.platform``, for setup.py's platform tests (None: the running
+    #: interpreter's, as ``python`` None is its Python for ``sys.version_info`` tests).
+    platform: str | None = None
     cache_dir: Path | None = None
     no_cache: bool = False
     select: tuple[str, ...] = ()
@@ -221,8 +224,13 @@ def check_files(
             target=target, kind=kind, project=project or Project(), errors=(nothing,), sha256=sha256
         )
     cat = catalogue()
+    from .facts._values import make_target
+
     ctx = Context(
-        files=files, catalogue=cat, today=options.today or _today(), python=options.python
+        files=files,
+        catalogue=cat,
+        today=options.today or _today(),
+        target=make_target(options.python, options.platform),
     )
     pyproject = ctx.pyproject.parsed
     bs = ctx.pyproject.build_system
@@ -255,6 +263,11 @@ def check_files(
     verdict = _verdict(
         findings, bs, options, cat, lambda version: _unreadable(ctx, findings, version)
     )
+    if verdict.outcome == "builds" and ctx.setup_py.exists and ctx.setup_py.unseen:
+        # never "builds" on a guess: what setup() gets could not be read (issue 21)
+        verdict = dataclasses.replace(
+            verdict, outcome="unknown", reason=f"{verdict.reason}; {ctx.setup_py.unseen}"
+        )
     if suppressed:
         word = "finding" if suppressed == 1 else "findings"
         note = f"; {suppressed} {word} suppressed (not counted in this verdict)"

@@ -12,6 +12,7 @@ used, since they are the author's, not yours). ``--config FILE`` names the file;
     ignore = ["SC009"]
     setuptools = "78.0.1"            # the verdict's setuptools version
     python = "3.12"                  # the build's Python version
+    platform = "linux"               # the build's sys.platform
     enforce-deprecations = false
     cache-max-size = "2 GB"          # evict least recently used downloads above this size
 
@@ -45,6 +46,7 @@ def _decode_error() -> type[Exception]:
         import tomli as tomllib
     return tomllib.TOMLDecodeError
 
+
 __all__ = ["Config", "find_config", "load_config", "parse_size"]
 
 _KEYS = (
@@ -52,6 +54,7 @@ _KEYS = (
     "ignore",
     "setuptools",
     "python",
+    "platform",
     "enforce-deprecations",
     "per-file-ignores",
     "cache-max-size",
@@ -68,6 +71,7 @@ class Config(NamedTuple):
     ignore: tuple[str, ...] = ()
     setuptools: str | None = None
     python: str | None = None
+    platform: str | None = None
     enforce_deprecations: bool | None = None
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: bytes
@@ -125,7 +129,7 @@ def parse_size(text: str) -> int:
 
 def _codes(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        msg = f"{where} must be a list of rule codes, such as [\"SC001\", \"SP\"]"
+        msg = f'{where} must be a list of rule codes, such as ["SC001", "SP"]'
         raise UsageError(msg)
     return tuple(v.strip().upper() for v in value if v.strip())
 
@@ -179,6 +183,7 @@ def load_config(path: Path) -> Config:
         setuptools = _string(table["setuptools"], where("setuptools"))
     if "python" in table:
         python = _string(table["python"], where("python"))
+    platform = _string(table["platform"], where("platform")) if "platform" in table else None
     enforce = table.get("enforce-deprecations")
     if enforce is not None and not isinstance(enforce, bool):
         msg = f"{where('enforce-deprecations')} must be true or false"
@@ -208,6 +213,7 @@ def load_config(path: Path) -> Config:
         ignore=ignore,
         setuptools=setuptools,
         python=python,
+        platform=platform,
         enforce_deprecations=enforce,
         per_file_ignores=pfi,
         cache_max_size=size,

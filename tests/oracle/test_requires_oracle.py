@@ -67,3 +67,58 @@ def test_plugin_pins_match_real_builds(tmp_path: Path, name: str, plugin: str, c
     if real:
         assert "pkg_resources" in real
         assert result.verdict.because == ("RQ001",)
+
+
+# RQ002 against real wheel builds through the PEP 517 hooks: the plugin release installed
+# next to setuptools as the frontend installs setup_requires / build-system.requires.
+# (plugin release, setuptools versions, files)
+_PBR_FILES = {
+    "setup.py": "import setuptools\nsetuptools.setup(setup_requires=['pbr=={pbr}'], pbr=True)\n",
+    "setup.cfg": "[metadata]\nname = probe\n\n[files]\npackages = probe\n\n"
+    "[entry_points]\nconsole_scripts =\n    probe = probe:main\n",
+    "probe/__init__.py": "def main():\n    pass\n",
+}
+_SKB_FILES = {
+    "pyproject.toml": '[build-system]\nrequires = ["setuptools", "scikit-build=={skb}"]\n'
+    'build-backend = "setuptools.build_meta"\n',
+    "setup.py": "from skbuild import setup\nsetup(name='probe', version='1.0', py_modules=[])\n",
+}
+REMOVED_API = [
+    ("pbr", "6.1.1", ("80.2.0", "80.3.0", "80.3.1")),
+    ("pbr", "7.0.1", ("80.2.0", "80.3.0", "80.3.1")),
+    ("pbr", "7.0.2", ("80.3.0",)),
+    ("scikit-build", "0.17.6", ("71.1.0", "72.0.0", "72.1.0")),
+]
+#: scikit-build's own dependencies (the harness installs each pin without its deps).
+_SKB_DEPS = ("distro==1.9.0", "packaging==24.2", "wheel==0.45.1")
+
+
+@pytest.mark.parametrize(
+    ("plugin", "release", "versions"), REMOVED_API, ids=[f"{p}-{r}" for p, r, _ in REMOVED_API]
+)
+def test_plugin_removed_api_matches_real_wheel_builds(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    plugin: str,
+    release: str,
+    versions: tuple[str, ...],
+) -> None:
+    from .harness import run_hooks
+
+    monkeypatch.setenv("PBR_VERSION", "1.0")
+    files = _PBR_FILES if plugin == "pbr" else _SKB_FILES
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text.replace("{pbr}", release).replace("{skb}", release))
+    requires = [f"{plugin}=={release}", *(_SKB_DEPS if plugin == "scikit-build" else ())]
+    hooks = ("get_requires_for_build_wheel", "prepare_metadata_for_build_wheel", "build_wheel")
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path, hooks=hooks, requires=requires)
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        if result.verdict.outcome != real.outcome:
+            mismatches.append(f"{version}: sapper {result.verdict.outcome}, real {real.error}")
+        elif real.outcome == "fails" and result.verdict.because != ("RQ002",):
+            mismatches.append(f"{version}: fails, but because {result.verdict.because}")
+    assert not mismatches, "\n".join(mismatches)

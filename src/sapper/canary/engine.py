@@ -205,8 +205,15 @@ def _statics(
     if verdict is None:
         return (unknown, unknown), result.uses_setuptools, ident
     first: Static = (verdict.outcome, tuple(verdict.because))
-    if verdict.outcome == "unknown":  # not a setuptools project: whatever the version
+    if verdict.outcome == "unknown" and not verdict.setuptools:
+        # not a setuptools project (or no release matches): whatever the version
         return (first, first), result.uses_setuptools, ident
+    # setup() gets keywords sapper cannot read: "unknown" at any version nothing fails at
+    from ..facts.setup_py import SetupPyFacts
+
+    unread = verdict.outcome == "unknown" or bool(
+        verdict.outcome == "fails" and "setup.py" in files.files and SetupPyFacts(files).unseen
+    )
     version = sides[1].version
     assert version is not None
     try:
@@ -214,7 +221,7 @@ def _statics(
     except SapperError:
         return (first, unknown), result.uses_setuptools, ident
     because = failing_codes(result.findings, version, enforce=_enforces(sides[1]))
-    second: Static = ("fails" if because else "builds", because)
+    second: Static = ("fails" if because else ("unknown" if unread else "builds"), because)
     return (first, second), result.uses_setuptools, ident
 
 

@@ -31,6 +31,7 @@ def _options(args: argparse.Namespace, config: Config) -> Options:
         setuptools=settings.setuptools,
         enforce_deprecations=settings.enforce_deprecations,
         python=settings.python,
+        platform=settings.platform,
         index_url=args.index_url,
         select=settings.select,
         ignore=settings.ignore,

@@ -47,6 +47,7 @@ VALUES: dict[str, tuple[str, Callable[[str], Any], tuple[str, ...] | None]] = {
     "--format": ("format", _text, FORMATS),
     "--setuptools": ("setuptools", _text, None),
     "--python": ("python", _text, None),
+    "--platform": ("platform", _text, None),
     "--index-url": ("index_url", _text, None),
     "--cache-dir": ("cache_dir", Path, None),
     "--cache-max-size": ("cache_max_size", _text, None),

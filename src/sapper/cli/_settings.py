@@ -26,6 +26,8 @@ class Settings(NamedTuple):
     setuptools: str | None
     python: str | None
     enforce_deprecations: bool
+    #: The build's ``sys.platform`` (None: the running interpreter's).
+    platform: str | None = None
     #: SAP100 (unused suppression comments) was selected: by ``ALL`` or a selector naming
     #: it, never by default (as ruff's RUF100).
     unused_suppressions: bool = False
@@ -122,6 +124,13 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
         python = _check_python(python, py_origin)
     if setuptools is not None and python is not None:
         _check_supported(setuptools, python, cat)
+    platform = getattr(args, "platform", None)
+    pf_origin = "--platform"
+    if platform is None and config.platform is not None:
+        platform, pf_origin = config.platform, f"{origin} platform"
+    if platform is not None and not (platform.isascii() and platform.isalnum()):
+        msg = f"{pf_origin} {platform!r}: write a sys.platform value such as linux, darwin or win32"
+        raise UsageError(msg)
     enforce = bool(getattr(args, "enforce_deprecations", False)) or bool(
         config.enforce_deprecations
     )
@@ -133,11 +142,13 @@ def settings_for(args: argparse.Namespace, config: Config) -> Settings:
         python=python,
         enforce_deprecations=enforce,
         unused_suppressions=unused,
+        platform=platform,
     )
 
 
 def _check_supported(setuptools: str, python: str, cat: Catalogue) -> None:
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
     release = cat.release(setuptools)
     if release is None or not release.requires_python:
         return

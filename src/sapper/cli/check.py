@@ -84,7 +84,14 @@ def add_parser(subparsers: Any) -> None:
     check.add_argument(
         "--python",
         metavar="X.Y",
-        help="build Python version: caps setuptools at the newest release supporting it",
+        help="build Python version: caps setuptools at the newest release supporting it, "
+        "and decides setup.py's sys.version_info tests (default: this interpreter's)",
+    )
+    check.add_argument(
+        "--platform",
+        metavar="PLATFORM",
+        help="the build's sys.platform (linux, darwin, win32...): decides setup.py's "
+        "sys.platform, os.name and platform.system() tests (default: this interpreter's)",
     )
     add_index_options(check)
     add_rule_selection(

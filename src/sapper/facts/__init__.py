@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
     from ..versions import Catalogue
+    from ._values import Target
     from .config import OtherConfig
     from .pyproject import PyprojectFacts
     from .setup_cfg import SetupCfgFacts
@@ -30,17 +31,26 @@ _T = TypeVar("_T")
 class ProjectFacts:
     """Everything known about one project's files, computed on first use."""
 
-    def __init__(self, *, files: ProjectFiles, catalogue: Catalogue, today: _dt.date) -> None:
+    def __init__(
+        self,
+        *,
+        files: ProjectFiles,
+        catalogue: Catalogue,
+        today: _dt.date,
+        target: Target | None = None,
+    ) -> None:
         self.files = files
         self.catalogue = catalogue
         self.today = today
+        #: The Python and platform the build runs on (default: the running interpreter).
+        self.target = target
         self._once: dict[Callable[..., Any], Any] = {}
 
     @cached_property
     def setup_py(self) -> SetupPyFacts:
         from .setup_py import SetupPyFacts
 
-        return SetupPyFacts(self.files)
+        return SetupPyFacts(self.files, self.target)
 
     @cached_property
     def setup_cfg(self) -> SetupCfgFacts:

@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._values import dotted
+
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
+    from ._values import Item, Run, Target
 
 __all__ = [
     "PATH",
@@ -19,16 +22,13 @@ __all__ = [
     "Keyword",
     "SetupPyFacts",
     "SyntaxProblem",
+    "condition",
     "dotted",
-    "expandable",
     "handler_fails",
     "import_sites",
     "index_of",
-    "kwargs_dict",
     "parse_module",
-    "py3_truth",
     "relative_import_files",
-    "setup_calls",
     "statements",
     "syntax_problem",
     "sys_path_modified",
@@ -188,20 +188,34 @@ def index_of(tree: ast.AST) -> AstIndex:
     return index
 
 
+def condition(test: ast.expr, target: Target) -> bool | None:
+    """Whether an ``if`` test holds on ``target`` (``sys.platform``, ``os.name``,
+    ``platform.system()``, ``sys.version_info`` comparisons, with ``not``/``and``/``or``);
+    None when it cannot be known without running code."""
+    from ._values import Run
+
+    try:
+        return Run(target, {}).truth(test, {}, None)
+    except RecursionError:
+        return None
+
+
 def statements(
     body: Iterable[ast.stmt],
     *,
     imports: bool,
     available: Callable[[str], bool] | None = None,
+    target: Target | None = None,
 ) -> Iterator[ast.stmt]:
     """The simple statements that run when setup.py runs, through if/with/for/while/try.
 
     Function and class bodies are skipped (they run only for some commands, or never).
-    With ``imports``, a ``try`` body guarded by ``except ImportError`` (or broader) is
-    skipped too and handlers are not entered: a failing import there is caught. Unless
-    ``available`` (which top-level modules a build can import) is given and the handler
-    that catches the ImportError itself fails (:func:`handler_fails`): then the try body
-    is read as unguarded.
+    With ``target``, an ``if`` whose test is decided there (:func:`condition`) is read
+    for its taken branch only; without, every branch is read. With ``imports``, a ``try``
+    body guarded by ``except ImportError`` (or broader) is skipped too and handlers are not
+    entered: a failing import there is caught. Unless ``available`` (which top-level
+    modules a build can import) is given and the handler that catches the ImportError
+    itself fails (:func:`handler_fails`): then the try body is read as unguarded.
     """
     for node in body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -211,38 +225,85 @@ def statements(
             caught = imports and _guarded(handlers)
             if caught and available is not None:
                 catcher = next(h for h in handlers if _guarded([h]))
-                caught = not handler_fails(catcher, available)
+                caught = not handler_fails(catcher, available, target)
             if not caught:
-                yield from statements(node.body, imports=imports, available=available)
+                yield from statements(
+                    node.body, imports=imports, available=available, target=target
+                )
             if not imports:
                 for handler in handlers:
-                    yield from statements(handler.body, imports=imports, available=available)
-            yield from statements(node.orelse, imports=imports, available=available)
-            yield from statements(node.finalbody, imports=imports, available=available)
-        elif isinstance(node, ast.If | ast.With | ast.For | ast.While):
-            yield from statements(node.body, imports=imports, available=available)
-            yield from statements(getattr(node, "orelse", []), imports=imports, available=available)
+                    yield from statements(
+                        handler.body, imports=imports, available=available, target=target
+                    )
+            for part in (node.orelse, node.finalbody):
+                yield from statements(part, imports=imports, available=available, target=target)
+        elif isinstance(node, ast.If):
+            truth = None if target is None else condition(node.test, target)
+            if truth is not False:
+                yield from statements(
+                    node.body, imports=imports, available=available, target=target
+                )
+            if truth is not True:
+                yield from statements(
+                    node.orelse, imports=imports, available=available, target=target
+                )
+        elif isinstance(node, ast.With | ast.For | ast.While):
+            for part in (node.body, getattr(node, "orelse", [])):
+                yield from statements(part, imports=imports, available=available, target=target)
         else:
             yield node
 
 
 _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
 
+#: The ``setup()`` keywords whose value (or absence) a rule reads to find a failure: one
+#: that reaches ``setup()`` on some undecided paths only leaves the verdict unknown.
+DECISIVE = frozenset(
+    {
+        "use_2to3",
+        "version",
+        "python_requires",
+        "install_requires",
+        "setup_requires",
+        "extras_require",
+        "description",
+        "cmdclass",
+        "include_package_data",
+        "license_file",
+        "license_files",
+        "classifiers",
+        "packages",
+        "py_modules",
+        "package_dir",
+        "ext_modules",
+        "pbr",
+    }
+)
 
-def handler_fails(handler: ast.ExceptHandler, available: Callable[[str], bool]) -> bool:
-    """Whether an ``except ImportError`` fallback itself fails: it raises, exits
-    (``sys.exit``...), or imports a module the build cannot import (not in the standard
-    library, not shipped in the sdist, not a build requirement; ``ez_setup`` is the
-    classic case)."""
-    for node in _runs_on_py3(handler.body):
+#: ``ez_setup``'s calls that download setuptools: the URLs and eggs they fetch are gone
+#: (and an offline build has no network), so they fail.
+DOWNLOADS = frozenset({"download_setuptools", "_do_download"})
+
+
+def handler_fails(
+    handler: ast.ExceptHandler, available: Callable[[str], bool], target: Target | None = None
+) -> bool:
+    """Whether an ``except ImportError`` fallback itself fails on ``target`` (default: the
+    running interpreter): it raises (``raise SystemExit`` too), exits (``sys.exit``...),
+    downloads setuptools (``ez_setup``'s ``use_setuptools()``), or imports a module the
+    build cannot import (not in the standard library, not shipped in the sdist, not a
+    build requirement; ``ez_setup`` is the classic case)."""
+    from ._values import func_name, running_target
+
+    for node in statements(handler.body, imports=False, target=target or running_target()):
         if isinstance(node, ast.Raise):
             return True
-        if (
-            isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Call)
-            and dotted(node.value.func) in _EXITS
+        if isinstance(node, ast.Expr | ast.Return | ast.Assign) and isinstance(
+            node.value, ast.Call
         ):
-            return True
+            name = dotted(node.value.func)
+            if name in _EXITS or func_name(node.value.func) in DOWNLOADS:
+                return True
         if isinstance(node, ast.Import):
             tops = [a.name.split(".")[0] for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -255,11 +316,13 @@ def handler_fails(handler: ast.ExceptHandler, available: Callable[[str], bool]) 
 
 
 def import_sites(
-    tree: ast.Module, available: Callable[[str], bool] | None = None
+    tree: ast.Module,
+    available: Callable[[str], bool] | None = None,
+    target: Target | None = None,
 ) -> Iterator[ImportSite]:
-    """The imports that run when a module runs, those a working ``except ImportError``
-    guards left out (see :func:`statements` for ``available``)."""
-    for node in statements(tree.body, imports=True, available=available):
+    """The imports that run when a module runs on ``target``, those a working
+    ``except ImportError`` guards left out (see :func:`statements`)."""
+    for node in statements(tree.body, imports=True, available=available, target=target):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield ImportSite(alias.name, node.lineno, node.col_offset + 1)
@@ -270,29 +333,6 @@ def import_sites(
                     yield ImportSite(
                         f"{node.module}.{alias.name}", node.lineno, node.col_offset + 1
                     )
-
-
-def setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
-    """``setup(...)``/``setuptools.setup(...)`` calls that run at module level."""
-    index = index_of(tree)
-    for stmt in statements(tree.body, imports=False):
-        for node in index.under(stmt, ast.Call):
-            assert isinstance(node, ast.Call)
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name == "setup":
-                yield node
-
-
-def dotted(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def sys_path_modified(tree: ast.Module) -> bool:
@@ -314,6 +354,8 @@ class Keyword:
     value: Any
     line: int
     column: int
+    #: For a dict: each key with the expression its value comes from.
+    items: tuple[Item, ...] | None = None
 
 
 def parse_module(source: bytes | None, path: str) -> ast.Module | None:
@@ -322,27 +364,16 @@ def parse_module(source: bytes | None, path: str) -> ast.Module | None:
         return None
     try:
         return ast.parse(source, filename=path)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
-def expandable(node: ast.expr) -> bool:
-    """Whether ``setup(**node)`` is a literal ``dict(...)``/``{...}`` sapper can read."""
-    if isinstance(node, ast.Dict):
-        return all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "dict"
-        and not node.args
-        and all(k.arg is not None for k in node.keywords)
-    )
-
-
-def relative_import_files(files: Mapping[str, bytes], tree: ast.Module, package: str) -> list[str]:
-    """The project files a module's ``from . import x`` statements run."""
+def relative_import_files(
+    files: Mapping[str, bytes], tree: ast.Module, package: str, target: Target | None = None
+) -> list[str]:
+    """The project files a module's ``from . import x`` statements run (on ``target``)."""
     out: list[str] = []
-    for node in statements(tree.body, imports=True):
+    for node in statements(tree.body, imports=True, target=target):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             names = [node.module] if node.module else [a.name for a in node.names]
             for name in names:
@@ -378,8 +409,11 @@ class SetupPyFacts:
     """setup.py of one project (and the project modules it imports), each view computed on
     first use."""
 
-    def __init__(self, files: ProjectFiles) -> None:
+    def __init__(self, files: ProjectFiles, target: Target | None = None) -> None:
+        from ._values import running_target
+
         self._files = files
+        self.target = target or running_target()
         self._modules: dict[str, ast.Module | None] = {}
 
     @property
@@ -408,17 +442,11 @@ class SetupPyFacts:
         return self._modules[path]
 
     @cached_property
-    def calls(self) -> tuple[ast.Call, ...]:
-        """The module-level ``setup()`` calls."""
-        tree = self.tree
-        return () if tree is None else tuple(setup_calls(tree))
-
-    @cached_property
     def import_sites(self) -> tuple[ImportSite, ...]:
         """The unguarded imports that run when setup.py runs (a guard whose fallback itself
         fails does not count: see :meth:`available`)."""
         tree = self.tree
-        return () if tree is None else tuple(import_sites(tree, self.available))
+        return () if tree is None else tuple(import_sites(tree, self.available, self.target))
 
     def available(self, top: str) -> bool:
         """Whether an isolated build (pip's default) can import top-level module ``top``:
@@ -461,268 +489,121 @@ class SetupPyFacts:
         return frozenset(names)
 
     @cached_property
-    def constants(self) -> dict[str, ast.expr]:
-        """Names bound once at module level to their expressions."""
-        from ._values import module_constants
-
+    def ez_setup_bootstrap(self) -> ImportSite | None:
+        """Where setup.py calls ``ez_setup.use_setuptools()`` (at module level, on the
+        target) when the ``ez_setup.py`` the sdist ships imports ``pkg_resources`` in that
+        function and, without it, downloads setuptools: the classic bootstrap, which fails
+        with every setuptools that does not ship ``pkg_resources``."""
         tree = self.tree
-        return {} if tree is None else module_constants(tree)
-
-    @cached_property
-    def opaque(self) -> bool:
-        """Whether setup.py may pass keywords sapper cannot see (no module-level ``setup()``
-        call, a ``**kwargs`` argument that is not a literal dict, or a file that does not
-        parse)."""
-        if self.tree is None or not self.calls:
-            return True
-        return any(
-            kw.arg is None and not expandable(kw.value)
-            for call in self.calls
-            for kw in call.keywords
+        helper = self.module("ez_setup.py")
+        if tree is None or helper is None:
+            return None
+        function = next(
+            (
+                n
+                for n in helper.body
+                if isinstance(n, ast.FunctionDef) and n.name == "use_setuptools"
+            ),
+            None,
         )
+        if function is None or not any(
+            (isinstance(n, ast.Import) and any(a.name == "pkg_resources" for a in n.names))
+            or (isinstance(n, ast.ImportFrom) and n.module == "pkg_resources")
+            for n in ast.walk(function)
+        ):
+            return None
+        names = {"ez_setup.use_setuptools"}
+        for node in statements(tree.body, imports=True, target=self.target):
+            if isinstance(node, ast.ImportFrom) and node.module == "ez_setup":
+                names.update(a.asname or a.name for a in node.names if a.name == "use_setuptools")
+            elif isinstance(node, ast.Import):
+                names.update(
+                    f"{a.asname}.use_setuptools"
+                    for a in node.names
+                    if a.name == "ez_setup" and a.asname
+                )
+            elif (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Call)
+                and dotted(node.value.func) in names
+            ):
+                return ImportSite("pkg_resources", node.lineno, node.col_offset + 1)
+        return None
 
     @cached_property
-    def keywords(self) -> tuple[Keyword, ...]:
-        """The keyword arguments of the module-level ``setup()`` calls, values resolved
-        statically (``_values.UNKNOWN`` when they depend on running code); ``**kwargs`` dicts
-        bound once at module level are expanded."""
-
-        from ._values import resolve
+    def run(self) -> Run | None:
+        """The abstract run of setup.py for the target (see :class:`~._values.Run`): the
+        ``setup()`` calls that run, in functions setup.py calls too, with their keywords."""
+        from ._values import Run
 
         tree = self.tree
         if tree is None:
-            return ()
-        consts = self.constants
-        files = self._files.files
-        out: list[Keyword] = []
-        for call in self.calls:
-            for kw in call.keywords:
-                if kw.arg is not None:
-                    value = resolve(kw.value, consts, files)
-                    out.append(
-                        Keyword(kw.arg, kw.value, value, kw.value.lineno, kw.value.col_offset + 1)
-                    )
-                    continue
-                followed = kwargs_dict(tree, kw.value)
-                if followed is not None:
-                    for arg, val in followed:
-                        value = resolve(val, consts, files)
-                        out.append(Keyword(arg, val, value, val.lineno, val.col_offset + 1))
-                    continue
-                target = kw.value
-                if isinstance(target, ast.Name) and target.id in consts:
-                    target = consts[target.id]
-                if (
-                    isinstance(target, ast.Call)
-                    and isinstance(target.func, ast.Name)
-                    and target.func.id == "dict"
-                    and not target.args
-                ):
-                    for sub in target.keywords:
-                        if sub.arg is not None:
-                            value = resolve(sub.value, consts, files)
-                            out.append(
-                                Keyword(
-                                    sub.arg,
-                                    sub.value,
-                                    value,
-                                    sub.value.lineno,
-                                    sub.value.col_offset + 1,
-                                )
-                            )
-                elif isinstance(target, ast.Dict):
-                    for key, val in zip(target.keys, target.values, strict=True):
-                        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                            value = resolve(val, consts, files)
-                            out.append(
-                                Keyword(key.value, val, value, val.lineno, val.col_offset + 1)
-                            )
-        return tuple(out)
-
-
-# -- dicts built for setup(**kwargs) ------------------------------------------------------
-
-
-def py3_truth(test: ast.expr) -> bool | None:
-    """Whether a test on the major Python version (``sys.version_info >= (3,)``,
-    ``sys.version_info[0] == 2``, ``sys.version_info.major < 3``...) holds on Python 3;
-    None when it is not such a test (builds run on Python 3 only)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-        return None
-    left, op, right = test.left, test.ops[0], test.comparators[0]
-    if isinstance(left, ast.Subscript) and dotted(left.value) == "sys.version_info":
-        index = left.slice
-        if not (isinstance(index, ast.Constant) and index.value == 0):
             return None
-        major: tuple[int, ...] | None = _int_tuple(right, single=True)
-    elif isinstance(left, ast.Attribute) and dotted(left) == "sys.version_info.major":
-        major = _int_tuple(right, single=True)
-    elif dotted(left) == "sys.version_info":
-        major = _int_tuple(right, single=False)
-    else:
-        return None
-    if major is None:
-        return None
-    here = (3,)
-    ops: dict[type[ast.cmpop], Any] = {
-        ast.GtE: lambda a, b: a >= b,
-        ast.Gt: lambda a, b: a > b,
-        ast.LtE: lambda a, b: a <= b,
-        ast.Lt: lambda a, b: a < b,
-        ast.Eq: lambda a, b: a == b,
-        ast.NotEq: lambda a, b: a != b,
-    }
-    fn = ops.get(type(op))
-    if fn is None:
-        return None
-    # (3,) vs (3, 0) or (2, 7): only the major number is decided; 3.x minor tests are not
-    if len(major) > 1 and major[0] == 3 and any(major[1:]):
-        return None
-    return bool(fn(here, major[:1]))
+        run = Run(self.target, self._files.files)
+        try:
+            run.module(tree)
+        except RecursionError:  # an expression nested too deep to follow: nothing is known
+            return Run(self.target, self._files.files)
+        return run
 
+    @cached_property
+    def calls(self) -> tuple[ast.Call, ...]:
+        """The ``setup()`` calls that run when setup.py runs on the target."""
+        run = self.run
+        return () if run is None else tuple(c.call for c in run.calls)
 
-def _int_tuple(node: ast.expr, *, single: bool) -> tuple[int, ...] | None:
-    if single:
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return (node.value,)
+    @cached_property
+    def opaque(self) -> bool:
+        """Whether setup.py may pass keywords sapper cannot see (no ``setup()`` call that
+        runs, ``setup(*args)``, a ``**kwargs`` dict sapper cannot read entirely, or a file
+        that does not parse)."""
+        run = self.run
+        if run is None or not run.calls:
+            return True
+        return any(c.opaque for c in run.calls)
+
+    @cached_property
+    def unseen(self) -> str | None:
+        """Why the keywords setup.py passes to ``setup()`` cannot all be read (for a
+        verdict that must not say "builds" on a guess), or None when they can. A file that
+        does not parse is not this: it is a verdict of its own."""
+        run = self.run
+        if run is None:
+            return None
+        if not run.calls:
+            return "no setup() call that sapper can follow runs in setup.py"
+        for call in run.calls:
+            decisive = [k for k in call.maybe if k in DECISIVE]
+            if decisive:
+                keys = ", ".join(f"`{k}`" for k in decisive)
+                return (
+                    f"setup() at setup.py:{call.call.lineno} gets {keys} only on paths that "
+                    "depend on code sapper cannot decide"
+                )
+            if call.unread:
+                return (
+                    f"setup() at setup.py:{call.call.lineno} gets keywords sapper cannot read "
+                    "(a **kwargs dict or *args built by code it does not follow)"
+                )
         return None
-    if isinstance(node, ast.Tuple) and node.elts:
-        out = []
-        for elt in node.elts:
-            if not (isinstance(elt, ast.Constant) and isinstance(elt.value, int)):
-                return None
-            out.append(elt.value)
+
+    @cached_property
+    def keywords(self) -> tuple[Keyword, ...]:
+        """The keyword arguments of the ``setup()`` calls that run, values resolved
+        statically (``_values.UNKNOWN`` when they depend on running code): names bound at
+        module level or in the function that calls ``setup()``, dicts built step by step
+        and ``**kwargs`` expanded, functions setup.py defines followed."""
+        run = self.run
+        if run is None:
+            return ()
+        out: list[Keyword] = []
+        for call in run.calls:
+            for name, slot, at in call.keywords:
+                node = slot.node if slot.node is not None else at
+                out.append(
+                    Keyword(name, node, slot.value, at.lineno, at.col_offset + 1, slot.items)
+                )
         return tuple(out)
-    return None
-
-
-def _runs_on_py3(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a body that run on Python 3, through if/with/try blocks (branches
-    on the major Python version decided; other branches all kept)."""
-    for node in body:
-        if isinstance(node, ast.If):
-            truth = py3_truth(node.test)
-            if truth is not False:
-                yield from _runs_on_py3(node.body)
-            if truth is not True:
-                yield from _runs_on_py3(node.orelse)
-        elif isinstance(node, ast.With):
-            yield from _runs_on_py3(node.body)
-        elif isinstance(node, _TRY_NODES):
-            yield from _runs_on_py3(node.body)
-            for handler in node.handlers:
-                yield from _runs_on_py3(handler.body)
-            yield from _runs_on_py3(node.orelse)
-            yield from _runs_on_py3(node.finalbody)
-        else:
-            yield node
-
-
-def _literal_items(node: ast.expr) -> list[tuple[str, ast.expr]] | None:
-    """The string-keyed items of ``{...}`` or ``dict(k=v)``; None for anything else."""
-    if isinstance(node, ast.Dict):
-        return [
-            (k.value, v)
-            for k, v in zip(node.keys, node.values, strict=True)
-            if isinstance(k, ast.Constant) and isinstance(k.value, str)
-        ]
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "dict"
-        and len(node.args) <= 1
-    ):
-        items = [(k.arg, k.value) for k in node.keywords if k.arg is not None]
-        if node.args:
-            inner = _literal_items(node.args[0])
-            if inner is None:
-                return None
-            items = inner + items
-        return items
-    return None
-
-
-def _collect(
-    body: Sequence[ast.stmt], name: str, functions: Mapping[str, ast.FunctionDef], depth: int
-) -> list[tuple[str, ast.expr]]:
-    """Keys given to dict ``name`` in ``body``: ``name = {...}``/``dict(...)``/``f()``,
-    ``name["k"] = v``, ``name.update(...)``, ``name.setdefault("k", v)``."""
-    items: list[tuple[str, ast.expr]] = []
-    for node in _runs_on_py3(body):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    items.extend(_value_items(node.value, functions, depth))
-                elif (
-                    isinstance(target, ast.Subscript)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == name
-                    and isinstance(target.slice, ast.Constant)
-                    and isinstance(target.slice.value, str)
-                ):
-                    items.append((target.slice.value, node.value))
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            call = node.value
-            func = call.func
-            if not (
-                isinstance(func, ast.Attribute)
-                and isinstance(func.value, ast.Name)
-                and func.value.id == name
-            ):
-                continue
-            if func.attr == "update":
-                for arg in call.args:
-                    items.extend(_literal_items(arg) or [])
-                items.extend((k.arg, k.value) for k in call.keywords if k.arg is not None)
-            elif func.attr == "setdefault" and len(call.args) == 2:
-                key = call.args[0]
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    items.append((key.value, call.args[1]))
-    return items
-
-
-def _value_items(
-    node: ast.expr, functions: Mapping[str, ast.FunctionDef], depth: int
-) -> list[tuple[str, ast.expr]]:
-    literal = _literal_items(node)
-    if literal is not None:
-        return literal
-    if (
-        depth < 3
-        and isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in functions
-    ):
-        return _returned_items(functions[node.func.id], functions, depth + 1)
-    return []
-
-
-def _returned_items(
-    func: ast.FunctionDef, functions: Mapping[str, ast.FunctionDef], depth: int
-) -> list[tuple[str, ast.expr]]:
-    """The keys of the dict a setup.py function returns (built in its own body)."""
-    items: list[tuple[str, ast.expr]] = []
-    for node in _runs_on_py3(func.body):
-        if isinstance(node, ast.Return) and node.value is not None:
-            if isinstance(node.value, ast.Name):
-                items.extend(_collect(func.body, node.value.id, functions, depth))
-            else:
-                items.extend(_value_items(node.value, functions, depth))
-    return items
-
-
-def kwargs_dict(tree: ast.Module, node: ast.expr) -> list[tuple[str, ast.expr]] | None:
-    """The keys a ``setup(**node)`` dict holds when setup.py builds it step by step: a
-    module-level name filled by assignments, subscript assignments, ``update`` and
-    ``setdefault`` (branches on the major Python version decided for Python 3), or a call
-    of a setup.py function returning such a dict. None when ``node`` is not a name or such
-    a call (literal dicts are read by the caller)."""
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    if isinstance(node, ast.Name):
-        return _collect(tree.body, node.id, functions, 0)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
-        return _returned_items(functions[node.func.id], functions, 1)
-    return None
 
 
 class SyntaxProblem(NamedTuple):
@@ -770,6 +651,8 @@ def syntax_problem(
         found = SyntaxProblem(message, line, column, f"{target[0]}.{target[1]}", True)
     except ValueError as exc:  # a null byte, before Python 3.12
         found = SyntaxProblem(str(exc), None, None, f"{target[0]}.{target[1]}", True)
+    except (RecursionError, MemoryError):  # too deep for this parser: nothing to say
+        return None
     else:
         return None
     if target > here or target[0] < 3:

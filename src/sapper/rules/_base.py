@@ -10,10 +10,8 @@ from ..facts import ProjectFacts
 from ..model import Finding, Reference, version_summary
 
 if TYPE_CHECKING:
-    import datetime as _dt
 
-    from ..sources import ProjectFiles
-    from ..versions import Catalogue
+    pass
 
 __all__ = [
     "FAMILIES",
@@ -33,29 +31,17 @@ FAMILIES = ("setup_cfg", "setup_py", "pyproject", "layout", "requires")
 class Context(ProjectFacts):
     """What a check can look at: the project's facts (``ctx.setup_py.keywords``,
     ``ctx.setup_cfg.values``, ``ctx.pyproject.build_system``, ``ctx.names``), the setuptools
-    catalogue and today's date; the Python version the verdict is for (``python``, as
-    ``--python`` gives it; None: the interpreter sapper runs on, see :meth:`target_python`);
+    catalogue and today's date; the interpreter the build runs on (``target``: ``--python``
+    and ``--platform``; None: the interpreter sapper runs on, see :meth:`target_python`);
     and the one way a check emits a finding (:meth:`report`)."""
-
-    def __init__(
-        self,
-        *,
-        files: ProjectFiles,
-        catalogue: Catalogue,
-        today: _dt.date,
-        python: str | None = None,
-    ) -> None:
-        super().__init__(files=files, catalogue=catalogue, today=today)
-        self.python = python
 
     @property
     def target_python(self) -> tuple[int, int]:
-        """(major, minor) of the Python the build runs on: ``python``, or this interpreter."""
+        """(major, minor) of the Python the build runs on: the target's, or this interpreter."""
+        if self.target is not None:
+            return self.target.python
         import sys
 
-        if self.python:
-            major, minor, *_ = (*self.python.split("."), "0")
-            return int(major), int(minor)
         return sys.version_info.major, sys.version_info.minor
 
     def report(

@@ -22,6 +22,7 @@ RULE_MODULES: dict[str, str] = {
     "PP010": "sapper.rules.pyproject.pp010",
     "PP900": "sapper.rules.pyproject.pp900",
     "RQ001": "sapper.rules.requires.rq001",
+    "RQ002": "sapper.rules.requires.rq002",
     "SC001": "sapper.rules.setup_cfg.sc001",
     "SC002": "sapper.rules.setup_cfg.sc002",
     "SC003": "sapper.rules.setup_cfg.sc003",
@@ -48,7 +49,7 @@ RULE_MODULES: dict[str, str] = {
 }
 
 #: Rule code -> the project file without which the rule cannot report: every check of these
-#: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.constants``,
+#: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.run``,
 #: ``.import_sites``; PP009's ``ctx.pyproject.data``), which are empty when the file is
 #: absent. ``sapper check`` neither imports nor runs them for a project without the file (a
 #: tree with only setup.cfg and pyproject.toml skips the setup.py rules, one without

@@ -4,17 +4,11 @@ A build requirement pins a setuptools plugin release that imports pkg_resources.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable
 
-from ...facts.setup_cfg import PATH as CFG_PATH
-from ...facts.setup_cfg import split_requirements
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
-
-if TYPE_CHECKING:
-    from ..._requirement import ParsedRequirement
+from ._shared import plugin_pins
 
 _FIX = {
     "setuptools-scm": "allow setuptools-scm>=6.3 (it no longer imports pkg_resources)",
@@ -22,91 +16,30 @@ _FIX = {
 }
 
 
-@functools.lru_cache(maxsize=1)
-def _plugins() -> Mapping[str, Mapping[str, bool]]:
-    import json
-
-    from ... import _data
-
-    data: Mapping[str, Mapping[str, bool]] = json.loads(_data.read_bytes("plugins.json"))["plugins"]
-    return data
-
-
-class _Requirement(NamedTuple):
-    text: str
-    where: str
-    path: str
-    line: int | None
-
-
-def _build_requirements(ctx: Context) -> Iterator[_Requirement]:
-    data = ctx.pyproject.data
-    table = data.get("build-system") if isinstance(data, dict) else None
-    if isinstance(table, dict) and isinstance(table.get("requires"), list):
-        for item in table["requires"]:
-            if isinstance(item, str):
-                yield _Requirement(item, "build-system.requires", "pyproject.toml", None)
-    for kw in ctx.setup_py.keywords:
-        if kw.name == "setup_requires":
-            values = [kw.value] if isinstance(kw.value, str) else kw.value
-            if isinstance(values, list):
-                for item in values:
-                    if isinstance(item, str):
-                        yield _Requirement(item, "setup_requires", "setup.py", kw.line)
-    for value in ctx.setup_cfg.values:
-        if value.section == "options" and value.key == "setup_requires":
-            for item in split_requirements(value.value):
-                yield _Requirement(item, "[options] setup_requires", CFG_PATH, value.line)
-
-
-def _chosen(releases: Mapping[str, bool], req: ParsedRequirement) -> str | None:
-    """The release pip would install: the newest that the specifier allows."""
-    from packaging.version import Version
-
-    allowed = [v for v in releases if req.specifier.contains(v, prereleases=False)]
-    return max(allowed, key=Version) if allowed else None
-
-
 def _check(ctx: Context) -> Iterable[Finding]:
-    plugins = _plugins()
     failing = ctx.missing_in("pkg_resources")
     if not failing:
         return []
-    requirements = list(_build_requirements(ctx))
-    if not requirements:
-        return []
-    from ..._requirement import canonical_name, parse_requirement
-
     fails = ctx.catalogue.to_specifiers(failing)
     findings: list[Finding] = []
-    seen: set[str] = set()
-    for item in requirements:
-        req = parse_requirement(item.text)
-        if req is None:
-            continue  # SP006/SC010 report it
-        name = canonical_name(req.name)
-        releases = plugins.get(name)
-        if releases is None or name in seen or not req.specifier:
+    for pin in plugin_pins(ctx, pinned_only=True):
+        imports = pin.needs.get("imports", ())
+        if not any(m.partition(".")[0] == "pkg_resources" for m in imports):
             continue
-        if req.marker is not None and not req.marker.evaluate():
-            continue
-        version = _chosen(releases, req)
-        if version is None or not releases[version]:
-            continue
-        seen.add(name)
+        item = pin.requirement
         findings.append(
             ctx.report(
                 code="RQ001",
                 message=(
-                    f"{item.where} asks for `{item.text}`, so the build gets {name} "
-                    f"{version}, which imports `pkg_resources` when setuptools loads it: "
+                    f"{item.where} asks for `{item.text}`, so the build gets {pin.name} "
+                    f"{pin.version}, which imports `pkg_resources` when setuptools loads it: "
                     "not every setuptools release ships it (ModuleNotFoundError)"
                 ),
                 path=item.path,
                 line=item.line,
                 fails=fails,
                 fails_enforced=fails,
-                fix=f"{_FIX.get(name, 'allow a newer release')}, or pin `setuptools<82` in "
+                fix=f"{_FIX.get(pin.name, 'allow a newer release')}, or pin `setuptools<82` in "
                 "build-system.requires",
             )
         )

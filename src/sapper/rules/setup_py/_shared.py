@@ -33,18 +33,15 @@ def _finding(  # noqa: PLR0917
     return failing_finding(ctx, code, message, PATH, line, column, failing, fix=fix)
 
 
-def keyword_values(ctx: Context, name: str) -> list[ast.expr]:
-    """The values of ``setup()``'s keyword ``name``, a module-level constant it names
-    replaced by the constant's value."""
-    values: list[ast.expr] = []
+def keyword_items(ctx: Context, name: str) -> list[list[tuple[str, ast.expr]]]:
+    """For each ``setup()`` keyword ``name`` whose value is a dict (a literal, or one
+    setup.py builds step by step), its string keys with the expression each value comes
+    from (see :class:`~sapper.facts._values.Run`)."""
+    found: list[list[tuple[str, ast.expr]]] = []
     for kw in ctx.setup_py.keywords:
-        if kw.name != name:
-            continue
-        node = kw.node
-        if isinstance(node, ast.Name):
-            node = ctx.setup_py.constants.get(node.id, node)
-        values.append(node)
-    return values
+        if kw.name == name and kw.items is not None:
+            found.append([(item.key, item.node) for item in kw.items])
+    return found
 
 
 def caught_nodes(tree: ast.Module, names: frozenset[str]) -> set[int]:

@@ -33,6 +33,9 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
     if tree is None:
         return []
     sites = list(ctx.setup_py.import_sites)  # a guard whose fallback fails does not count
+    bootstrap = ctx.setup_py.ez_setup_bootstrap
+    if bootstrap is not None:
+        sites.insert(0, bootstrap)
     cat = ctx.catalogue
     findings: list[Finding] = []
     seen: set[str] = set()
@@ -53,12 +56,18 @@ def _check_removed_imports(ctx: Context) -> Iterable[Finding]:
             (text for mod, text in _ADVICE.items() if site.module.startswith(mod)),
             "remove the import or pin a setuptools that ships it in build-system.requires",
         )
+        what = f"setup.py imports `{site.module}`, which"
+        if site is bootstrap:
+            what = (
+                "setup.py calls ez_setup's `use_setuptools()`, which imports `pkg_resources` "
+                "(without it, it downloads an old setuptools that cannot be fetched), which"
+            )
+            advice = "drop ez_setup.py and the `use_setuptools()` call"
         findings.append(
             ctx.report(
                 code="SP001",
                 message=(
-                    f"setup.py imports `{site.module}`, which not every setuptools release "
-                    f"ships (ModuleNotFoundError); {advice}"
+                    f"{what} not every setuptools release ships (ModuleNotFoundError); {advice}"
                 ),
                 path=PATH,
                 line=site.line,
@@ -86,14 +95,15 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
     roots = ("", "src", "lib")
     cat = ctx.catalogue
     findings: list[Finding] = []
-    for site in import_sites(tree):
+    available, target = ctx.setup_py.available, ctx.setup_py.target
+    visited: set[str] = set()  # every project module is read once, to any depth
+    for site in import_sites(tree, available, target):
         top = site.module.split(".")[0]
         if top in ("setuptools", "pkg_resources", "distutils"):
             continue
-        todo = [(path, 0) for path in local_files(ctx.files.files, site.module, roots)]
-        visited: set[str] = set()
+        todo = list(local_files(ctx.files.files, site.module, roots))
         while todo:
-            path, depth = todo.pop(0)
+            path = todo.pop(0)
             if path in visited:
                 continue
             visited.add(path)
@@ -104,7 +114,7 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
             # in a top-level module Python raises ImportError, whatever setuptools is.
             package = path.rpartition("/")[0]
             in_package = f"{package}/__init__.py" in ctx.files.files
-            for inner in import_sites(module_tree):
+            for inner in import_sites(module_tree, available, target):
                 name = inner.module
                 inner_top = name.split(".")[0]
                 if inner_top in ("setuptools", "pkg_resources", "distutils"):
@@ -131,13 +141,10 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
                             fails_enforced=fails,
                         )
                     )
-                elif depth < 2:
-                    todo.extend((p, depth + 1) for p in local_files(ctx.files.files, name, roots))
-            if in_package and depth < 2:
-                todo.extend(
-                    (p, depth + 1)
-                    for p in relative_import_files(ctx.files.files, module_tree, package)
-                )
+                else:
+                    todo.extend(local_files(ctx.files.files, name, roots))
+            if in_package:
+                todo.extend(relative_import_files(ctx.files.files, module_tree, package, target))
     return findings
 
 
@@ -155,7 +162,12 @@ some setuptools releases do not ship. Which releases ship which module comes fro
 module inventory of every setuptools wheel. When setup.py imports the project's own
 package (`from mypkg import __version__`) and the project directory is on `sys.path`
 (legacy backend, or setup.py edits `sys.path`), the package's own module-level imports
-are followed too, two levels deep.
+are followed too, to any depth; an `except ImportError` fallback that fails itself
+(`sys.exit`, `raise SystemExit`, an import of a module the sdist does not ship) does not
+count as a guard. Branches are read for the build's Python and platform (`--python`,
+`--platform`). The classic `ez_setup.use_setuptools()` bootstrap (an `ez_setup.py`
+shipped in the sdist that imports `pkg_resources` and, without it, downloads setuptools)
+is reported as needing `pkg_resources` too.
 
 ## Why is this bad?
 setup.py runs inside the build, so the import fails with `ModuleNotFoundError` and so does

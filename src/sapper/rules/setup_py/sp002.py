@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable
 
 from ...changes import change
+from ...facts._values import UNKNOWN
 from ...facts.setup_py import PATH
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 
-_NOT_LITERAL = object()
 
-
-def _literal(node: ast.expr) -> object:
-    """The value of a literal expression (``None``, ``0``, ``""``, ``[]``, ``()``, ``{}``,
-    ``set()``, ``-0``...), or ``_NOT_LITERAL``; evaluated by ``ast.literal_eval``, which
-    runs no project code."""
+def _falsy(value: object) -> bool:
+    """Whether a statically known value (``None``, ``0``, ``""``, ``[]``, ``{}``, ``set()``,
+    ``False``...) is false; an unknown value is not."""
+    if value is UNKNOWN:
+        return False
     try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return _NOT_LITERAL
-
-
-def _falsy_literal(node: ast.expr) -> bool:
-    value = _literal(node)
-    return value is not _NOT_LITERAL and not value
+        return not value
+    except Exception:
+        return False
 
 
 def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
@@ -33,16 +27,16 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
     findings: list[Finding] = []
     # the keywords of setup(), with the dicts setup.py builds for setup(**kwargs) followed
     for kw in ctx.setup_py.keywords:
-        if kw.name != "use_2to3" or _literal(kw.node) is None:
+        if kw.name != "use_2to3" or kw.value is None:
             # setuptools only calls a keyword's check when the value is not None
             # (Distribution._finalize_setup_keywords), so `use_2to3=None` builds everywhere.
             continue
         # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
         # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
-        if _falsy_literal(kw.node):
+        if _falsy(kw.value):
             failing = {v for v in cat.universe if v == "58.0.2"}
             what = (
-                f"a false value (`use_2to3={ast.unparse(kw.node)}`) only failed in "
+                f"a false value (`use_2to3={kw.value!r}`) only failed in "
                 "setuptools 58.0.2; drop the keyword"
             )
         else:

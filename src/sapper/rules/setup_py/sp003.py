@@ -25,6 +25,7 @@ from .._base import Context, Rule, register
 from ._shared import caught_nodes
 
 if TYPE_CHECKING:
+    from ...facts._values import Target
     from ...versions import Catalogue
 
 #: Names served by a module-level ``__getattr__`` after they stopped being defined: the
@@ -66,11 +67,13 @@ class NameSite(NamedTuple):
     column: int
 
 
-def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[NameSite]:
+def _name_sites(
+    tree: ast.Module, modules: Mapping[str, object], target: Target | None = None
+) -> Iterator[NameSite]:
     """``from M import n`` and ``M.n`` (through import aliases) at module level, for the
     modules whose names sapper records."""
     aliases: dict[str, str] = {}
-    for node in statements(tree.body, imports=True):
+    for node in statements(tree.body, imports=True, target=target):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -88,7 +91,7 @@ def _name_sites(tree: ast.Module, modules: Mapping[str, object]) -> Iterator[Nam
     # AttributeError (or broader) stops: a guard against ImportError does not.
     index = index_of(tree)
     caught: set[int] | None = None
-    for stmt in chain(statements(tree.body, imports=False), _def_heads(tree.body)):
+    for stmt in chain(statements(tree.body, imports=False, target=target), _def_heads(tree.body)):
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
         for sub in index.under(stmt, ast.Attribute):
@@ -172,7 +175,7 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
     names: Mapping[str, Mapping[str, Sequence[Sequence[str]]]] = cat.names
     findings: list[Finding] = []
     seen: set[tuple[str, str]] = set()
-    for site in _name_sites(tree, names):
+    for site in _name_sites(tree, names, ctx.setup_py.target):
         key = (site.module, site.name)
         defined = names[site.module].get(site.name)
         if key in seen or defined is None:  # never defined there: not a removal sapper knows

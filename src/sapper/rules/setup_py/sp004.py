@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from ...changes import change
 from ...facts.setup_py import (
@@ -22,7 +22,7 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
     for kw in ctx.setup_py.keywords:
         if kw.name not in _REQUIREMENT_KEYWORDS:
             continue
-        kind_of = _container_kind(kw.node, ctx.setup_py.constants)
+        kind_of = _container_kind(kw.value, kw.node)
         if kind_of == "set":
             failing = ctx.catalogue.between()
             kind = "a set"
@@ -47,10 +47,13 @@ def _check_unordered_requires(ctx: Context) -> Iterable[Finding]:
     return findings
 
 
-def _container_kind(node: ast.expr, consts: Mapping[str, ast.expr], depth: int = 0) -> str | None:
-    """``set`` or ``dict`` when ``node`` (or the constant it names) builds one."""
-    if isinstance(node, ast.Name) and node.id in consts and depth < 8:
-        return _container_kind(consts[node.id], consts, depth + 1)
+def _container_kind(value: object, node: ast.expr) -> str | None:
+    """``set`` or ``dict`` when the keyword's value (or, unknown, the expression it comes
+    from) is one."""
+    if isinstance(value, set | frozenset):
+        return "set"
+    if isinstance(value, dict):
+        return "dict"
     if isinstance(node, ast.Set | ast.SetComp):
         return "set"
     if isinstance(node, ast.Dict | ast.DictComp):

@@ -61,7 +61,9 @@ register(
         doc="""
 ## What it does
 Finds a `version=` in `setup()` that is not a valid PEP 440 version. The value is read
-statically: literals, module-level constants and text read from files in the tree.
+statically, followed as setup.py binds it: literals, names bound at module level or in
+the function that calls `setup()`, `exec()` of a version file the sdist ships, and text
+read from files in the tree.
 
 ## Why is this bad?
 setuptools 66.0.0 removed support for versions that do not comply with PEP 440; the

@@ -83,8 +83,10 @@ register(
         doc="""
 ## What it does
 Parses every string of `install_requires`, `setup_requires`, `extras_require` and
-`python_requires` in `setup()` (literals, module-level constants, and requirement files
-read with `open(...).read()`) with `packaging`, as setuptools does since 67.0.0.
+`python_requires` in `setup()` with `packaging`, as setuptools does since 67.0.0. Values
+are followed as setup.py binds them: literals, names bound at module level or in the
+function that calls `setup()`, dicts built step by step (`extras["cv"] = [...]`),
+`setup(**kwargs)`, and requirement files read with `open(...).read()`.
 
 ## Why is this bad?
 setuptools 67.0.0 vendored packaging 23, which only accepts PEP 508 requirements and PEP

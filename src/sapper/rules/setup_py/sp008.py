@@ -18,7 +18,7 @@ from .._base import Context, Rule, register
 from ._shared import (
     _finding,
     caught_nodes,
-    keyword_values,
+    keyword_items,
 )
 
 #: distutils helpers and Command methods that took ``dry_run`` until setuptools 81.
@@ -67,14 +67,7 @@ def _build_command_classes(ctx: Context, tree: ast.Module) -> set[str]:
     """Names of setup.py classes a wheel build runs: the ``cmdclass`` entries for build
     commands and the setup.py classes they derive from."""
     direct: set[str] = set()
-    for node in keyword_values(ctx, "cmdclass"):
-        pairs: list[tuple[str, ast.expr]] = []
-        if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values, strict=True):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    pairs.append((key.value, value))
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
-            pairs.extend((k.arg, k.value) for k in node.keywords if k.arg)
+    for pairs in keyword_items(ctx, "cmdclass"):
         for command, value in pairs:
             if command in _BUILD_COMMANDS and isinstance(value, ast.Name):
                 direct.add(value.id)

@@ -32,7 +32,7 @@ def _check_wheel_import(ctx: Context) -> Iterable[Finding]:
     tree = ctx.setup_py.tree
     if tree is None or _requires_wheel(ctx):
         return []
-    for site in import_sites(tree):
+    for site in import_sites(tree, target=ctx.setup_py.target):
         if site.module != "wheel" and not site.module.startswith("wheel."):
             continue
         # 70.1.0 stopped asking for wheel; 71.0.0 puts its vendored copy on sys.path.

@@ -18,7 +18,7 @@ from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from ._shared import (
     _finding,
-    keyword_values,
+    keyword_items,
 )
 
 
@@ -124,11 +124,9 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
             and not any(_defines(c, "get_data_files_without_manifest") for c in local)
         )
 
-    for node in keyword_values(ctx, "cmdclass"):
-        if not isinstance(node, ast.Dict):
-            continue
-        for key, value in zip(node.keys, node.values, strict=True):
-            if not (isinstance(key, ast.Constant) and key.value == "build_py"):
+    for pairs in keyword_items(ctx, "cmdclass"):
+        for key, value in pairs:
+            if key != "build_py":
                 continue
             if lacks_manifest_method(value):
                 return [

@@ -1,0 +1,161 @@
+"""RQ002 `requires-plugin-removed-api`:
+A build requirement gets a plugin release that needs a setuptools module or attribute some
+releases lack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...changes import change
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
+from ._shared import PluginPin, plugin_pins
+
+#: The ``setuptools.command.easy_install`` attributes whose absence breaks a build, and the
+#: release fact that says where (pbr reads ``sys_executable`` in every wheel build; the
+#: other attributes it reads only on Windows or outside wheel builds).
+_ATTRIBUTES = {
+    "setuptools.command.easy_install.sys_executable": "ST78",
+}
+
+#: Plugins setuptools does not load by itself: they matter when setup.py imports them.
+_IMPORTED_AS = {"scikit-build": "skbuild"}
+
+_FIX = {
+    "pbr": "allow pbr>=7.0.2 (it no longer reads easy_install's attributes)",
+    "scikit-build": "allow scikit-build>=0.18 (it no longer imports setuptools.command.test)",
+}
+
+
+def _removed(ctx: Context, module: str) -> set[str]:
+    """The releases that lack ``module`` after one that shipped it (a removal, not a
+    module added later)."""
+    cat = ctx.catalogue
+    missing = ctx.missing_in(module)
+    shipped = [cat.parsed(v) for v in cat.universe if v not in missing]
+    if not shipped:
+        return set()
+    first = min(shipped)
+    return {v for v in missing if cat.parsed(v) > first}
+
+
+def _loaded(ctx: Context, pin: PluginPin) -> bool:
+    top = _IMPORTED_AS.get(pin.name)
+    if top is None:
+        return True  # loaded by setuptools through its entry points
+    return any(site.module.split(".")[0] == top for site in ctx.setup_py.import_sites)
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    cat = ctx.catalogue
+    findings: list[Finding] = []
+    for pin in plugin_pins(ctx, pinned_only=False):
+        if not _loaded(ctx, pin):
+            continue
+        failing: set[str] = set()
+        enforced: set[str] = set()
+        warning: set[str] = set()
+        why: list[str] = []
+        for module in pin.needs.get("imports", ()):
+            if module.partition(".")[0] == "pkg_resources":
+                continue  # RQ001
+            removed = _removed(ctx, module)
+            if removed:
+                failing |= removed
+                why.append(f"imports `{module}` (ModuleNotFoundError)")
+        for attribute in pin.needs.get("attributes", ()):
+            ident = _ATTRIBUTES.get(attribute)
+            if ident is None:
+                continue
+            fact = change(ident)
+            failing |= fact.failing(cat)
+            enforced |= fact.enforced(cat, ctx.today.isoformat())
+            warning |= fact.warning(cat)
+            why.append(f"reads `{attribute}` (AttributeError where it is missing)")
+        if not failing:
+            continue
+        item = pin.requirement
+        fails = cat.to_specifiers(failing)
+        findings.append(
+            ctx.report(
+                code="RQ002",
+                message=(
+                    f"{item.where} asks for `{item.text}`, so the build gets {pin.name} "
+                    f"{pin.version}, which {' and '.join(why)} while it builds: not every "
+                    "setuptools release has it"
+                ),
+                path=item.path,
+                line=item.line,
+                fails=fails,
+                fails_enforced=cat.to_specifiers(failing | enforced),
+                warns=cat.to_specifiers(warning),
+                fix=f"{_FIX.get(pin.name, 'allow a newer release')}, or keep setuptools off "
+                "the failing releases in build-system.requires",
+            )
+        )
+    return findings
+
+
+register(
+    Rule(
+        code="RQ002",
+        slug="requires-plugin-removed-api",
+        family="build requirements",
+        summary="A build requirement gets a plugin release that needs a setuptools module or "
+        "attribute some releases lack",
+        doc="""
+## What it does
+Reads `build-system.requires` and `setup_requires` (setup.py and setup.cfg) for build
+plugins (`pbr`, `setuptools-scm`, which setuptools loads; `scikit-build` when setup.py
+imports `skbuild`), works out the release the frontend installs (the newest the specifier
+allows), and checks what that release needs from setuptools, as read from every wheel of
+the plugin: modules it imports at module level that some setuptools release removed (other
+than `pkg_resources`, which RQ001 reports), and `easy_install` attributes its
+`install_scripts` reads in every wheel build.
+
+## Why is this bad?
+The plugin fails inside the build: scikit-build 0.7-0.17 import `setuptools.command.test`,
+which 72.0.0 did not ship (ModuleNotFoundError); pbr before 7.0.2 reads
+`easy_install.sys_executable`, which 80.3.0 did not have (AttributeError while building the
+wheel); 80.3.1 serves it again with a deprecation warning that is past its due date, so it
+fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`.
+
+## Example
+```python
+from setuptools import setup
+
+setup(setup_requires=["pbr<7"], pbr=True)
+```
+
+## Use instead
+```python
+from setuptools import setup
+
+setup(setup_requires=["pbr>=7.0.2"], pbr=True)
+```
+
+## References
+- setuptools 80.3.1 changelog (#4976): easy_install attributes restored for pbr
+- setuptools 72.1.0 changelog: `setuptools.command.test` restored
+""".strip(),
+        references=(
+            Reference(
+                title="setuptools 80.3.1 changelog (#4976)",
+                url="https://setuptools.pypa.io/en/latest/history.html#v80-3-1",
+            ),
+            Reference(
+                title="setuptools 72.1.0 changelog",
+                url="https://setuptools.pypa.io/en/latest/history.html#v72-1-0",
+            ),
+        ),
+        example=(
+            (
+                "setup.py",
+                'from setuptools import setup\n\nsetup(setup_requires=["pbr<7"], pbr=True)\n',
+            ),
+            ("setup.cfg", "[metadata]\nname = example\n"),
+        ),
+        check=_check,
+    )
+)
