@@ -124,6 +124,11 @@ REASONS: dict[str, tuple[Reason, ...]] = {
             ("ModuleNotFoundError",), r"^No module named '(?!pkg_resources|setuptools|distutils)"
         ),
     ),
+    # A build requirement (pbr, scikit-build) that uses what the release removed (ST78, ST42).
+    "RQ002": (
+        Reason(("AttributeError",), r"module 'setuptools\.command\.easy_install' has no attribute"),
+        Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),
+    ),
     # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
     "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),
     # -- layout ------------------------------------------------------------------------

@@ -12,6 +12,9 @@ import pytest
 
 from sapper.check import Options, check_target
 
+from .harness import reason_mismatch
+from .reasons import reasons_for
+
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
 
 BS = (
@@ -117,8 +120,15 @@ def test_plugin_removed_api_matches_real_wheel_builds(
         real = run_hooks(version, tmp_path, hooks=hooks, requires=requires)
         result = check_target(str(tmp_path), Options(setuptools=version))
         assert result.verdict is not None
+        because = result.verdict.because
         if result.verdict.outcome != real.outcome:
             mismatches.append(f"{version}: sapper {result.verdict.outcome}, real {real.error}")
-        elif real.outcome == "fails" and result.verdict.because != ("RQ002",):
-            mismatches.append(f"{version}: fails, but because {result.verdict.because}")
+        elif real.outcome == "fails" and because != ("RQ002",):
+            mismatches.append(f"{version}: fails, but because {because}")
+        else:  # and for the reason RQ002 declares (tests/oracle/reasons.py)
+            why = reason_mismatch(
+                real, result.verdict.outcome, reasons_for(because), because=because, label=version
+            )
+            if why:
+                mismatches.append(why)
     assert not mismatches, "\n".join(mismatches)
