@@ -257,9 +257,7 @@ def study(
             before_lines = files.files["setup.cfg"].decode("utf-8", "replace").splitlines()
             after_lines = set(result.files["setup.cfg"].decode("utf-8", "replace").splitlines())
             row.comments_kept = all(
-                line in after_lines
-                for line in before_lines
-                if line.strip().startswith(("#", ";"))
+                line in after_lines for line in before_lines if line.strip().startswith(("#", ";"))
             )
         new = dict(result.files)
         print(
@@ -341,8 +339,7 @@ def table(
         "| measure | count |",
         "|---|---|",
         f"| sdists flagged | {len(rows)} |",
-        f"| ... rewritten by `sapper fix` ({'all' if unsafe else 'safe'} fixes) "
-        f"| {len(changed)} |",
+        f"| ... rewritten by `sapper fix` ({'all' if unsafe else 'safe'} fixes) | {len(changed)} |",
         f"| ... no finding left for the fixed rules, or only ones reported unsafe/by hand "
         f"| {len(clean)} of {len(changed)} |",
         f"| ... a second fix changes nothing | {sum(r.idempotent for r in changed)} of "
@@ -401,9 +398,7 @@ def main() -> int:
     )
     parser.add_argument("--write-doc", action="store_true", help=f"update {DOC}")
     parser.add_argument(
-        "--section",
-        default="",
-        help="write between the markers property-study:SECTION:begin/end"
+        "--section", default="", help="write between the markers property-study:SECTION:begin/end"
     )
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--unsafe-fixes", action="store_true", help="make unsafe fixes too")

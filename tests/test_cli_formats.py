@@ -61,9 +61,10 @@ def test_sarif_validates_against_the_official_schema(capsys, project: Path, tmp_
         assert loc["artifactLocation"]["uri"].endswith("proj/setup.cfg")
         assert loc["region"]["startLine"] >= 3
     assert run_["invocations"][0]["executionSuccessful"] is False
-    assert "broken-1.0.tar.gz" in run_["invocations"][0]["toolExecutionNotifications"][0][
-        "message"
-    ]["text"]
+    assert (
+        "broken-1.0.tar.gz"
+        in run_["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+    )
     levels = {r["ruleId"]: r["level"] for r in run_["results"]}
     assert levels["SC001"] == "error"  # removed in 78.0.1
     assert levels["SC009"] == "warning"  # overdue: its due date (2025-08-30) has passed

@@ -48,9 +48,7 @@ def test_subcommand_table_names_the_module_that_registers_each_subcommand() -> N
 def test_a_subcommand_builds_only_its_own_parser(name: str) -> None:
     from sapper.cli import _parser
 
-    action = next(
-        a for a in _parser([name])._actions if isinstance(a, argparse._SubParsersAction)
-    )
+    action = next(a for a in _parser([name])._actions if isinstance(a, argparse._SubParsersAction))
     assert {SUBCOMMANDS[n] for n in action.choices} == {SUBCOMMANDS[name]}
     assert name in action.choices
 
@@ -59,9 +57,7 @@ def test_a_subcommand_builds_only_its_own_parser(name: str) -> None:
 def test_anything_else_builds_every_parser(argv: list[str]) -> None:
     from sapper.cli import _parser
 
-    action = next(
-        a for a in _parser(argv)._actions if isinstance(a, argparse._SubParsersAction)
-    )
+    action = next(a for a in _parser(argv)._actions if isinstance(a, argparse._SubParsersAction))
     assert set(action.choices) == set(SUBCOMMANDS)
 
 

@@ -33,9 +33,7 @@ def _diff(capsysbinary: pytest.CaptureFixture[bytes], *argv: str) -> bytes:
 
 @pytest.mark.parametrize("tool", ["git", "patch"])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_diff_applies(
-    capsysbinary, monkeypatch, tmp_path: Path, tool: str, case: str
-) -> None:
+def test_diff_applies(capsysbinary, monkeypatch, tmp_path: Path, tool: str, case: str) -> None:
     if shutil.which(tool) is None:  # pragma: no cover - both are in CI
         pytest.skip(f"{tool} is not installed")
     original = CASES[case]

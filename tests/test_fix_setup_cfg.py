@@ -309,8 +309,10 @@ CASES = [
         "[metadata]\nsummary = s\nhome-page = https://x.org\n",
         "[metadata]\nsummary = s\nhome_page = https://x.org\n",
         (("SC001", "applied"),),
-        other={"setup.py": "import setuptools\nfrom pbr import util\n"
-               "setuptools.setup(**util.cfg_to_args())\n"},
+        other={
+            "setup.py": "import setuptools\nfrom pbr import util\n"
+            "setuptools.setup(**util.cfg_to_args())\n"
+        },
     ),
     Case(
         "pbr-section",

@@ -73,8 +73,7 @@ CASES = [
         "from setuptools import setup\n# the test command\n"
         "from setuptools.command.test import test as TestCommand\n\n"
         "setup(\n    name='x',\n    cmdclass={'test': TestCommand},\n)\n",
-        "from setuptools import setup\n# the test command\n\n"
-        "setup(\n    name='x',\n)\n",
+        "from setuptools import setup\n# the test command\n\nsetup(\n    name='x',\n)\n",
         (("SP001", "applied"),),
     ),
     Case(

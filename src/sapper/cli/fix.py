@@ -25,7 +25,9 @@ from ..fix.registry import epilog as fix_epilog
 
 __all__ = ["add_parser"]
 
-_EPILOG = fix_epilog() + """
+_EPILOG = (
+    fix_epilog()
+    + """
 An edit that changes the built package's requirements, or deletes or rewrites code with
 another behaviour, is unsafe and needs --unsafe-fixes; a conflict is reported and left
 alone. A finding suppressed by a "# sapper: ignore[CODE]" comment or per-file-ignores
@@ -33,7 +35,9 @@ alone. A finding suppressed by a "# sapper: ignore[CODE]" comment or per-file-ig
 would change a line whose finding is suppressed is not made. With SAP100 selected
 (--select ALL), comments that suppress nothing lose their stale codes, or go.
 
-""" + command_epilog("fix")
+"""
+    + command_epilog("fix")
+)
 
 
 def add_parser(subparsers: Any) -> None:

@@ -10,7 +10,6 @@ from ..facts import ProjectFacts
 from ..model import Finding, Reference, version_summary
 
 if TYPE_CHECKING:
-
     pass
 
 __all__ = [
