@@ -28,6 +28,8 @@ ENF = "fails with SETUPTOOLS_ENFORCE_DEPRECATION=1 in"
     [
         ((), (), (), None, ""),
         ((">=72",), (">=72",), (), None, "fails in setuptools >=72"),
+        # the whole catalogue (SP900, PP900, PP009): no range to read
+        ((">=0",), (">=0",), (), None, "fails with every setuptools release"),
         (("<40", ">=82"), ("<40", ">=82"), (), None, "fails in setuptools <40 | >=82"),
         # a failure hides a warning range without a due date
         ((">=80",), (">=80",), ("<80,>=60",), None, "fails in setuptools >=80"),

@@ -86,6 +86,10 @@ class Finding:
         return f"{self.message} ({self.summary})" if self.summary else self.message
 
 
+#: The specifier of a finding that fails with every release (the whole catalogue).
+EVERY_RELEASE = ">=0"
+
+
 def version_summary(
     fails: tuple[str, ...],
     fails_enforced: tuple[str, ...],
@@ -99,7 +103,9 @@ def version_summary(
     when ``due_date`` is before ``today``, an ISO date), or where it warns when nothing fails
     and there is no due date. Empty when there is nothing to say."""
     parts: list[str] = []
-    if fails:
+    if fails == (EVERY_RELEASE,):
+        parts.append("fails with every setuptools release")
+    elif fails:
         parts.append("fails in setuptools " + " | ".join(fails))
     extra = [s for s in fails_enforced if s not in fails]
     if extra:
