@@ -200,7 +200,32 @@ def matrix_of(rows: list[Any]) -> dict[str, Any]:
     }
     for label in ("confirmed", "unexplained", "false_alarm"):
         out[f"{label}_targets"] = [_entry(by_target[e["target"]]) for e in triage[label]]
+    out.update(side_disagreements(rows))
     return out
+
+
+def side_disagreements(rows: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    """Each side judged on its own, beyond the boundary's triage: a static "fails" whose
+    build is ok (``side_false_alarms``) and a static "builds" whose build failed
+    (``side_misses``), for the targets classed by their builds (regressed, fixed, fail,
+    pass; not the spurious, prepare-fail or not-setuptools ones)."""
+    alarms: list[dict[str, Any]] = []
+    misses: list[dict[str, Any]] = []
+    for row in rows:
+        if row.cls not in ("regressed", "fixed", "fail", "pass"):
+            continue
+        for label, side in (("baseline", row.baseline), ("candidate", row.candidate)):
+            entry = {
+                "target": _entry(row)["target"],
+                "side": label,
+                "signature": side.signature or side.message,
+                "codes": list(side.static_codes),
+            }
+            if side.static == "fails" and side.outcome == "ok":
+                alarms.append(entry)
+            elif side.static == "builds" and side.outcome == "fail":
+                misses.append(entry)
+    return {"side_false_alarms": alarms, "side_misses": misses}
 
 
 def cmd_matrix(args: argparse.Namespace) -> int:
@@ -274,8 +299,9 @@ def _runs_log(out: Path) -> list[dict[str, Any]]:
 def render_markdown(doc: dict[str, Any]) -> str:
     lines = [
         "| boundary | corpus | top | sdists | setuptools builds | regressed | confirmed "
-        "| unexplained | false alarms | wall time |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| unexplained | false alarms | side: fails but ok | side: builds but fails "
+        "| wall time |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for b in doc["boundaries"]:
         corpus = f"before {b['date']}" if b["corpus"] == "before" else "newest"
@@ -285,7 +311,8 @@ def render_markdown(doc: dict[str, Any]) -> str:
         lines.append(
             f"| {b['label']} | {corpus} | {b['top'] or '—'} | {b['targets']} | {setuptools} "
             f"| {b['regressed']} | {b['confirmed']} | {b['unexplained']} "
-            f"| {b['false_alarms']} | {wall} |"
+            f"| {b['false_alarms']} | {len(b['side_false_alarms'])} "
+            f"| {len(b['side_misses'])} | {wall} |"
         )
     lines.append("")
     for b in doc["boundaries"]:
@@ -295,6 +322,16 @@ def render_markdown(doc: dict[str, Any]) -> str:
                 lines.append(
                     f"- {b['label']} ({b['corpus']}), {title}: `{entry['target']}` "
                     f"({codes}): `{entry['signature']}`"
+                )
+        for label, title in (
+            ("side_false_alarms", "static fails, build ok"),
+            ("side_misses", "static builds, build fails"),
+        ):
+            for entry in b[label]:
+                codes = ", ".join(entry["codes"]) or "no finding"
+                lines.append(
+                    f"- {b['label']} ({b['corpus']}), {entry['side']}, {title}: "
+                    f"`{entry['target']}` ({codes}): `{entry['signature']}`"
                 )
     return "\n".join(lines).rstrip() + "\n"
 

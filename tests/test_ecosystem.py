@@ -100,6 +100,13 @@ def test_matrix_of_counts_each_cell(eco):
     assert unexplained["signature"] == "ModuleNotFoundError: No module named 'pkg_resources'"
     assert [e["target"] for e in matrix["false_alarm_targets"]] == ["alarm==1.0"]
     assert matrix["false_alarm_targets"][0]["codes"] == ["SP001"]
+    # each side on its own: the false alarm's candidate, the unexplained one's candidate
+    assert [(e["target"], e["side"]) for e in matrix["side_false_alarms"]] == [
+        ("alarm==1.0", "candidate")
+    ]
+    assert [(e["target"], e["side"]) for e in matrix["side_misses"]] == [
+        ("unexplained==1.0", "candidate")
+    ]
 
 
 def test_matrix_command_reads_the_stores_and_the_run_log(eco, tmp_path):
@@ -131,8 +138,8 @@ def test_matrix_command_reads_the_stores_and_the_run_log(eco, tmp_path):
     assert (entry["top"], entry["wall_seconds"], entry["regressed"]) == (200, 600.0, 2)
     text = out_md.read_text()
     assert (
-        f"| 81.0.0 → 82.0.0 | before {entry['date']} | 200 | 5 | 5 | 2 | 1 | 1 | 1 | 10 min |"
-        in text
+        f"| 81.0.0 → 82.0.0 | before {entry['date']} | 200 | 5 | 5 | 2 | 1 | 1 | 1 | 1 | 1 "
+        "| 10 min |" in text
     )
     assert "unexplained: `unexplained==1.0` (no finding)" in text
     assert "false alarm: `alarm==1.0` (SP001)" in text
