@@ -31,13 +31,17 @@ static engine changes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -229,8 +233,6 @@ def side_disagreements(rows: list[Any]) -> dict[str, list[dict[str, Any]]]:
 
 
 def cmd_matrix(args: argparse.Namespace) -> int:
-    from sapper.canary import CanaryStore
-
     out: Path = args.out
     runs = _runs_log(out)
     doc: dict[str, Any] = {
@@ -244,8 +246,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
             db = db_path(out, corpus, boundary)
             if not db.exists():
                 continue
-            # read-only unless re-judging: a run may be writing to another store meanwhile
-            with CanaryStore(db, read_only=not args.rejudge) as store:
+            # re-judging writes to the store; otherwise a copy is read, so that a run going
+            # on meanwhile is never locked out of its store
+            with _opened(db, write=args.rejudge) as store:
                 run_id = store.resolve_run(None)
                 changed = None
                 if args.rejudge:
@@ -287,6 +290,24 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     if not args.json and not args.markdown:
         print(markdown)
     return 0
+
+
+@contextlib.contextmanager
+def _opened(db: Path, *, write: bool) -> Iterator[Any]:
+    from sapper.canary import CanaryStore
+
+    if write:
+        with CanaryStore(db) as store:
+            yield store
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / db.name
+        shutil.copyfile(db, copy)
+        wal = db.with_name(db.name + ".wal")
+        if wal.exists():
+            shutil.copyfile(wal, copy.with_name(copy.name + ".wal"))
+        with CanaryStore(copy) as store:
+            yield store
 
 
 def _runs_log(out: Path) -> list[dict[str, Any]]:
