@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DEFAULT_OUT = Path(os.environ.get("SAPPER_ECOSYSTEM_DIR", "/work/eco"))
+DEFAULT_OUT = Path(os.environ.get("SAPPER_ECOSYSTEM_DIR", ".sapper/ecosystem"))
 CORPORA = ("before", "newest")
 
 
