@@ -522,8 +522,13 @@ def _base_argv(
         if Path(path).exists():
             argv += ["--ro-bind", os.path.realpath(path), path]
     argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    # POSIX semaphores and shared memory (multiprocessing's locks, so any process pool:
+    # scipy 1.7 cythonizes with one) live in /dev/shm, writable by every user as on the
+    # host; bubblewrap's --dev leaves it a root directory the unprivileged build cannot
+    # write. A private tmpfs, like /tmp: the host's /dev/shm stays out of reach.
+    argv += ["--perms", "1777", "--tmpfs", "/dev/shm"]
     argv += ["--perms", "0755", "--tmpfs", "/run"]
-    made.update(("/tmp", "/run"))
+    made.update(("/tmp", "/run", "/dev/shm"))
     for entry in readonly:
         text = str(entry)
         argv += [*_parents(text, made), "--ro-bind", text, text]

@@ -36,6 +36,10 @@ _DDL = (
         PRIMARY KEY (run_id, key))""",
     # added after the first stores were written: older files gain it on open
     "ALTER TABLE canary_results ADD COLUMN IF NOT EXISTS permanent BOOLEAN DEFAULT false",
+    # when the static verdicts were last recomputed (`sapper canary --rejudge`), and by
+    # which sapper
+    "ALTER TABLE canary_runs ADD COLUMN IF NOT EXISTS rejudged VARCHAR",
+    "ALTER TABLE canary_runs ADD COLUMN IF NOT EXISTS rejudged_by VARCHAR",
 )
 
 
@@ -98,7 +102,9 @@ class CanaryStore:
         from ..scan.store import utcnow
 
         self.con.execute(
-            "INSERT INTO canary_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
+            "INSERT INTO canary_runs (run_id, created, baseline, candidate, baseline_env, "
+            "candidate_env, mode, all_backends, schema, sapper_version, finished) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
             "ON CONFLICT (run_id) DO NOTHING",
             [
                 run_id,
@@ -118,6 +124,17 @@ class CanaryStore:
         from ..scan.store import utcnow
 
         self.con.execute("UPDATE canary_runs SET finished = ? WHERE run_id = ?", [utcnow(), run_id])
+
+    def mark_rejudged(self, run_id: str) -> None:
+        """Record that the static verdicts of ``run_id`` were recomputed now, by this
+        sapper (:func:`sapper.canary.rejudge.rejudge_run`)."""
+        from .._version import __version__
+        from ..scan.store import utcnow
+
+        self.con.execute(
+            "UPDATE canary_runs SET rejudged = ?, rejudged_by = ? WHERE run_id = ?",
+            [utcnow(), __version__, run_id],
+        )
 
     def runs(self) -> list[dict[str, Any]]:
         """Every run, newest first."""

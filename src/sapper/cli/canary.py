@@ -190,10 +190,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="write the run's rows to FILE.jsonl or FILE.parquet",
     )
     parser.add_argument(
+        "--rejudge",
+        action="store_true",
+        help="recompute the static verdicts of a stored run (--run, default: the newest) "
+        "with this sapper, from the sdists in the download cache, without building; then "
+        "print its report",
+    )
+    parser.add_argument(
         "--run",
         metavar="ID",
-        help="with --export only: which run (default: the newest); `sapper report "
-        "--canary ID` reports one",
+        help="with --export or --rejudge only: which run (default: the newest); `sapper "
+        "report --canary ID` reports one",
     )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="the report printed at the end"
@@ -237,6 +244,8 @@ def _run(args: argparse.Namespace) -> int:
 def _run_canary(args: argparse.Namespace) -> int:
     from ..canary import CanaryStore, export_rows
 
+    if args.rejudge:
+        return _run_rejudge(args)
     if not args.sources and args.top is None:
         if args.export is None:
             msg = "give a corpus (SOURCE... or --top N) with --baseline and --candidate"
@@ -297,6 +306,36 @@ def _run_canary(args: argparse.Namespace) -> int:
         count = export_rows(rows, args.export)
         sys.stderr.write(f"exported {count} rows to {args.export}\n")
     return 1 if summary.counts.get("regressed") else 0
+
+
+def _run_rejudge(args: argparse.Namespace) -> int:
+    from ..canary import CanaryStore, export_rows
+    from ..canary.rejudge import rejudge_run
+
+    if args.sources or args.top is not None:
+        msg = "--rejudge works on a stored run (--db, --run): give no SOURCE or --top"
+        raise UsageError(msg)
+    with CanaryStore(args.db) as store:
+        run_id = store.resolve_run(args.run)
+        summary = rejudge_run(store, run_id, cache_dir=args.cache_dir, index_url=args.index_url)
+        rows = list(store.rows(run_id))
+        run = next(r for r in store.runs() if r["run_id"] == run_id)
+    _print_report(rows, run, args.format)
+    for change in summary.changes:
+        codes = ", ".join(change.codes_after) or "-"
+        sys.stderr.write(
+            f"  {change.target}: {change.side} {change.before} -> {change.after} ({codes})\n"
+        )
+    sys.stderr.write(
+        f"rejudged {summary.rejudged} of {summary.rows} rows of run {run_id}: "
+        f"{summary.changed} changed"
+        + (f"; {summary.missing} sdists no longer in the cache" if summary.missing else "")
+        + "\n"
+    )
+    if args.export is not None:
+        count = export_rows(rows, args.export)
+        sys.stderr.write(f"exported {count} rows to {args.export}\n")
+    return 0
 
 
 def _print_report(rows: list[TargetRow], run: dict[str, Any], fmt: str) -> None:
