@@ -895,3 +895,58 @@ def test_coding_header_without_a_text_codec_fails_40_7_to_40_9(first_line: str, 
     # a codec Python knows (any spelling) is read as before; so is a comment on line 2
     for ok in (b"# -*- coding: Latin_1 -*-\n", b"# x\n# -*- coding: bogus -*-\n"):
         assert check({"setup.cfg": ok + b"[metadata]\nname = x\n"}).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("setup_py", "expected"),
+    [
+        pytest.param(
+            "from setuptools import setup\n"
+            "setup(name='x', options={'bdist_wheel': {'universal': True}})\n",
+            [("SC009", "setup.py", 2, (), (">=75.1.0",))],
+            id="literal",
+        ),
+        pytest.param(
+            "from setuptools import setup\nopts = {}\nopts['bdist_wheel'] = {\n"
+            "    'universal': '1',\n}\nsetup(name='x', options=opts)\n",
+            [("SC009", "setup.py", 4, (), (">=75.1.0",))],
+            id="built-up-string-through-strtobool",
+        ),
+        pytest.param(
+            "from setuptools import setup\n"
+            "setup(name='x', options={'bdist_wheel': {'universal': False}})\n",
+            [],
+            id="off",
+        ),
+        pytest.param(
+            "from setuptools import setup\n"
+            "setup(name='x', options={'bdist_wheel': {'universal': 'no'}})\n",
+            [],
+            id="strtobool-no",
+        ),
+        pytest.param(
+            "import os\nfrom setuptools import setup\n"
+            "setup(name='x', options={'bdist_wheel': {'universal': os.environ['U']}})\n",
+            [],
+            id="unknown-value-not-guessed",
+        ),
+        pytest.param(
+            "from setuptools import setup\n"
+            "setup(name='x', options={'build_py': {'universal': True}})\n",
+            [],
+            id="another-command",
+        ),
+    ],
+)
+def test_universal_in_setup_options(
+    setup_py: str, expected: list[tuple[str, str, int, tuple[str, ...], tuple[str, ...]]]
+) -> None:
+    """SC009 for ``setup(options={"bdist_wheel": {"universal": ...}})`` (nodeenv 1.11.0,
+    found by the enforce-mode ecosystem check)."""
+    result = check({"setup.py": setup_py})
+    got = [
+        (f.code, f.path, f.line, f.fails, f.fails_enforced)
+        for f in result.findings
+        if f.code == "SC009"
+    ]
+    assert got == expected

@@ -234,6 +234,13 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         True,
     ),
     (
+        # nodeenv 1.11.0 (the enforce-mode ecosystem check's unexplained regression)
+        "SC009-setup-options",
+        {"setup.py": _setup(kw=", options={'bdist_wheel': {'universal': True}}")},
+        ("75.0.0", "75.1.0", "84.2.1"),
+        True,
+    ),
+    (
         "SC009-wheel-section",
         {**_cfg(""), "setup.cfg": _cfg("")["setup.cfg"] + "\n[wheel]\nuniversal = 1\n"},
         ("75.0.0", "75.1.0", "84.2.1"),

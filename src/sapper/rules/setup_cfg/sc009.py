@@ -39,7 +39,49 @@ def _check_universal(ctx: Context) -> Iterable[Finding]:
             )
         )
     findings.extend(_in_pyproject(ctx))
+    findings.extend(_in_setup_py(ctx))
     return findings
+
+
+def _in_setup_py(ctx: Context) -> list[Finding]:
+    """``setup(options={"bdist_wheel": {"universal": True}})``: setuptools puts the
+    ``options`` keyword into the same command options (a string through strtobool, any
+    other value as it is), so bdist_wheel warns the same way (nodeenv 1.11.0, found by the
+    enforce-mode ecosystem check). Only values the facts layer resolves count."""
+    import ast
+
+    from ...facts._values import UNKNOWN
+
+    out = []
+    for kw in ctx.setup_py.keywords:
+        if kw.name != "options" or not isinstance(kw.value, dict):
+            continue
+        section = kw.value.get("bdist_wheel")
+        if not isinstance(section, dict) or "universal" not in section:
+            continue
+        value = section["universal"]
+        if value is UNKNOWN:
+            continue
+        truthy = value.strip().lower() in _STRTOBOOL_TRUE if isinstance(value, str) else bool(value)
+        if not truthy:
+            continue
+        line, column = kw.line, kw.column
+        for item in kw.items or ():
+            if item.key == "bdist_wheel" and isinstance(item.node, ast.Dict):
+                for key in item.node.keys:
+                    if isinstance(key, ast.Constant) and key.value == "universal":
+                        line, column = key.lineno, key.col_offset + 1
+        out.append(
+            _finding(
+                ctx,
+                f"setup(options={{'bdist_wheel': {{'universal': {value!r}}}}})",
+                path="setup.py",
+                line=line,
+                column=column,
+                fix="remove `universal` from setup()'s options['bdist_wheel']",
+            )
+        )
+    return out
 
 
 def _in_pyproject(ctx: Context) -> list[Finding]:
@@ -115,7 +157,9 @@ Finds `universal = 1` (or `true`, `yes`, ...) in the `[bdist_wheel]` section of 
 or in the old `[wheel]` section, which setuptools' `bdist_wheel` still reads, and
 `universal = true` in pyproject.toml's `[tool.distutils.bdist_wheel]` table, which setuptools
 copies into the same command options when pyproject.toml has a `[project]` or
-`[tool.setuptools]` table (without either, setuptools does not read it).
+`[tool.setuptools]` table (without either, setuptools does not read it), and
+`setup(options={"bdist_wheel": {"universal": True}})` in setup.py, which setuptools puts
+into the same command options.
 
 ## Why is this bad?
 Universal (`py2.py3`) wheels are meaningless since Python 2's end of life. setuptools
@@ -146,6 +190,6 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
             (PATH, "[metadata]\nname = example\nversion = 1.0\n\n[bdist_wheel]\nuniversal = 1\n"),
         ),
         check=_check_universal,
-        reads=frozenset({PATH}),
+        reads=frozenset({PATH, "setup.py"}),
     )
 )
