@@ -197,7 +197,7 @@ CONTENT = {
     ("select", "plan"),
     [
         ((), None),  # the layout and setup.py rules need the whole archive
-        (("SC",), {"setup.cfg", "pyproject.toml", "PKG-INFO"}),
+        (("SC",), {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO"}),  # SC009 reads setup()
         (("SC001", "SC002"), {"setup.cfg", "pyproject.toml", "PKG-INFO"}),
         (("SC", "LY"), None),
     ],
