@@ -95,6 +95,10 @@ PBR = "import setuptools\nsetuptools.setup(setup_requires=[{req}], pbr=True)\n"
 SKB_BS = (
     '[build-system]\nrequires = ["setuptools", "{req}"]\nbuild-backend = "setuptools.build_meta"\n'
 )
+SKB_IN_TREE = (
+    '[build-system]\nrequires = ["setuptools", "{req}"]\nbuild-backend = "backend"\n'
+    'backend-path = ["_custom_build"]\n'
+)
 SKB = "from skbuild import setup\nsetup(name='p', version='1.0')\n"
 
 
@@ -138,6 +142,26 @@ SKB = "from skbuild import setup\nsetup(name='p', version='1.0')\n"
             {"pyproject.toml": SKB_BS.format(req="scikit-build>=0.18"), "setup.py": SKB},
             [],
             id="scikit-build-0.18",
+        ),
+        # rapidfuzz 3.9.4: an in-tree backend imports skbuild (real 72.0.0 build: regressed)
+        pytest.param(
+            {
+                "pyproject.toml": SKB_IN_TREE.format(req="scikit-build~=0.17.0"),
+                "_custom_build/backend.py": "import skbuild\n"
+                "from setuptools import build_meta as _orig\n",
+                "setup.py": "from setuptools import setup\nsetup(name='p')\n",
+            },
+            [("pyproject.toml", None, ("==72.0.0",), ("==72.0.0",))],
+            id="scikit-build-imported-by-an-in-tree-backend",
+        ),
+        pytest.param(
+            {
+                "pyproject.toml": SKB_IN_TREE.format(req="scikit-build~=0.17.0"),
+                "_custom_build/backend.py": "from setuptools import build_meta as _orig\n",
+                "setup.py": "from setuptools import setup\nsetup(name='p')\n",
+            },
+            [],
+            id="in-tree-backend-without-skbuild",
         ),
         # setuptools-scm 10.2 imports setuptools.command.bdist_wheel, which releases before
         # 70.1.0 never had: an addition, not a removal, is not reported

@@ -19,7 +19,8 @@ _ATTRIBUTES = {
     "setuptools.command.easy_install.sys_executable": "ST78",
 }
 
-#: Plugins setuptools does not load by itself: they matter when setup.py imports them.
+#: Plugins setuptools does not load by itself: they matter when setup.py (or an in-tree
+#: build backend) imports them.
 _IMPORTED_AS = {"scikit-build": "skbuild"}
 
 _FIX = {
@@ -44,7 +45,36 @@ def _loaded(ctx: Context, pin: PluginPin) -> bool:
     top = _IMPORTED_AS.get(pin.name)
     if top is None:
         return True  # loaded by setuptools through its entry points
-    return any(site.module.split(".")[0] == top for site in ctx.setup_py.import_sites)
+    if any(site.module.split(".")[0] == top for site in ctx.setup_py.import_sites):
+        return True
+    return any(module.split(".")[0] == top for module in _backend_imports(ctx))
+
+
+def _backend_imports(ctx: Context) -> list[str]:
+    """The modules an in-tree build backend (``backend-path`` and ``build-backend`` in
+    pyproject.toml) imports when the frontend loads it: rapidfuzz 3.9.4's
+    ``_custom_build/backend.py`` imports ``skbuild`` (the 72.0.0 ecosystem check)."""
+    from ...facts.setup_py import import_sites
+
+    data = ctx.pyproject.data
+    table = data.get("build-system") if isinstance(data, dict) else None
+    if not isinstance(table, dict):
+        return []
+    backend, paths = table.get("build-backend"), table.get("backend-path")
+    if not isinstance(backend, str) or not isinstance(paths, list):
+        return []
+    module = backend.partition(":")[0].replace(".", "/")
+    out: list[str] = []
+    for base in paths:
+        if not isinstance(base, str):
+            continue
+        root = base.strip("/").removeprefix("./").strip(".")
+        for candidate in (f"{module}.py", f"{module}/__init__.py"):
+            path = f"{root}/{candidate}" if root else candidate
+            tree = ctx.setup_py.module(path)
+            if tree is not None:
+                out += [site.module for site in import_sites(tree, target=ctx.target)]
+    return out
 
 
 def _check(ctx: Context) -> Iterable[Finding]:
@@ -108,7 +138,7 @@ register(
 ## What it does
 Reads `build-system.requires` and `setup_requires` (setup.py and setup.cfg) for build
 plugins (`pbr`, `setuptools-scm`, which setuptools loads; `scikit-build` when setup.py
-imports `skbuild`), works out the release the frontend installs (the newest the specifier
+imports `skbuild`, or an in-tree build backend does), works out the release the frontend installs (the newest the specifier
 allows), and checks what that release needs from setuptools, as read from every wheel of
 the plugin: modules it imports at module level that some setuptools release removed (other
 than `pkg_resources`, which RQ001 reports), and `easy_install` attributes its
