@@ -140,9 +140,9 @@ Reads `build-system.requires` and `setup_requires` (setup.py and setup.cfg) for 
 plugins (`pbr`, `setuptools-scm`, which setuptools loads; `scikit-build` when setup.py
 imports `skbuild`, or an in-tree build backend does), works out the release the frontend
 installs (the newest the specifier allows), and checks what that release needs from
-setuptools, as read from every wheel of the plugin: modules it imports at module level that some setuptools release removed (other
-than `pkg_resources`, which RQ001 reports), and `easy_install` attributes its
-`install_scripts` reads in every wheel build.
+setuptools, as read from every wheel of the plugin: modules it imports at module level
+that some setuptools release removed (other than `pkg_resources`, which RQ001 reports),
+and `easy_install` attributes its `install_scripts` reads in every wheel build.
 
 ## Why is this bad?
 The plugin fails inside the build: scikit-build 0.7-0.17 import `setuptools.command.test`,
