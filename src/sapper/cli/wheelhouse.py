@@ -12,7 +12,10 @@ from ._common import ExitCode, HelpFormatter, command_epilog, positive_int, prog
 from .audit import add_audit_target_options, run_audit
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..audit import AuditReport
+    from ..audit.wheelhouse import WheelhouseItem, WheelhouseResult
 
 __all__ = ["add_parser"]
 
@@ -118,8 +121,9 @@ def _run(args: argparse.Namespace) -> int:
         [str(Path(p).resolve()) for p in args.find_links],
         cache_dir=args.cache_dir,
     )
-    try:
-        result = build_wheelhouse(
+
+    def build(report: AuditReport, reuse: Sequence[WheelhouseItem] = ()) -> WheelhouseResult:
+        return build_wheelhouse(
             report,
             args.output,
             builder=builder,
@@ -129,25 +133,18 @@ def _run(args: argparse.Namespace) -> int:
             requirements=_requirements_file(args, report),
             files_of=files_of,
             on_item=progress,
+            reuse=reuse,
         )
+
+    try:
+        result = build(report)
         found = tuple(dict.fromkeys(c for i in result.items for c in i.build_constraints))
         if found and report.closure is not None and report.closure.report is None:
             # the builds found what the resolver lacked (cython<3.0.0): resolve again
             again = run_audit(args, target=False, build_constraints=found)
             if again.closure is not None and again.closure.report is not None:
                 report = again
-                result = build_wheelhouse(
-                    report,
-                    args.output,
-                    builder=builder,
-                    index=index,
-                    complete=args.complete,
-                    verify=args.verify,
-                    requirements=_requirements_file(args, report),
-                    files_of=files_of,
-                    on_item=progress,
-                    reuse=result.items,
-                )
+                result = build(report, reuse=result.items)
     finally:
         if show:
             sys.stderr.write("\r\x1b[K")
