@@ -266,6 +266,29 @@ def setuptools_python(
     return python
 
 
+def pip_wheel(project: Path, dist: Path) -> subprocess.CompletedProcess[str]:
+    """Real pip (this interpreter's, build isolation on) building ``project`` into ``dist``,
+    as a user's ``pip wheel --no-deps`` would: the frontend's own verdict on a tree."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-cache-dir",
+            "--disable-pip-version-check",
+            "-w",
+            str(dist),
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
 def purelib() -> str:
     return sysconfig.get_path("purelib")
 

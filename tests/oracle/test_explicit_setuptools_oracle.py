@@ -6,15 +6,13 @@ with build isolation, installs what the requirements allow and builds, as the ve
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import reason_mismatch, require_runnable, run_hooks
+from .harness import pip_wheel, reason_mismatch, require_runnable, run_hooks
 from .reasons import reasons_for
 
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
@@ -72,24 +70,7 @@ def test_an_isolated_build_never_gets_the_version(tmp_path: Path) -> None:
     project.mkdir()
     for path, text in PKG_RESOURCES.items():
         (project / path).write_text(text)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-cache-dir",
-            "--disable-pip-version-check",
-            "-w",
-            str(tmp_path / "dist"),
-            str(project),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    proc = pip_wheel(project, tmp_path / "dist")
     assert proc.returncode == 0, proc.stderr[-1500:]
     result = check_target(str(project), Options())
     assert result.verdict is not None

@@ -11,7 +11,7 @@ import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import reason_mismatch, require_runnable, run_hooks
+from .harness import pip_wheel, reason_mismatch, require_runnable, run_hooks
 from .reasons import reasons_for
 
 # sapper judges [project] and [tool.setuptools] with each release's own validator (warmed
@@ -442,31 +442,11 @@ PP009_TABLE_CASES = [
     ("name", "pyproject"), PP009_TABLE_CASES, ids=[c[0] for c in PP009_TABLE_CASES]
 )
 def test_table_without_requires_matches_pip(tmp_path: Path, name: str, pyproject: str) -> None:
-    import subprocess
-    import sys
-
     project = tmp_path / "probe"
     project.mkdir()
     (project / "pyproject.toml").write_text(pyproject)
     (project / "setup.py").write_text(SETUP.format('name="probe", version="1.0", py_modules=[]'))
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-cache-dir",
-            "--disable-pip-version-check",
-            "-w",
-            str(tmp_path / "dist"),
-            str(project),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    proc = pip_wheel(project, tmp_path / "dist")
     refused = "The [build-system] table is missing the mandatory `requires` key"
     result = check_target(str(project), Options())
     assert result.verdict is not None

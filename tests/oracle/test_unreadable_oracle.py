@@ -7,15 +7,13 @@ against ``parse_config_files`` in test_setupcfg_oracle.py.)"""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import older_python, reason_mismatch, require_runnable, run_hooks
+from .harness import older_python, pip_wheel, reason_mismatch, require_runnable, run_hooks
 from .reasons import reasons_for
 
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
@@ -102,24 +100,7 @@ def test_invalid_pyproject_is_refused_by_pip(
     project.mkdir()
     (project / "pyproject.toml").write_bytes(text)
     (project / "setup.py").write_text(SETUP.format(body=""))
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-cache-dir",
-            "--disable-pip-version-check",
-            "-w",
-            str(tmp_path / "dist"),
-            str(project),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    proc = pip_wheel(project, tmp_path / "dist")
     result = check_target(str(project), Options())
     assert result.verdict is not None
     if refused is None:
