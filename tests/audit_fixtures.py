@@ -61,35 +61,41 @@ def needs_new_sdist(directory: Path, name: str = "needsnew", version: str = "1.0
     )
 
 
-def setuptools_wheels() -> list[Path]:
-    """The wheels of :data:`SETUPTOOLS`, downloaded from PyPI once into the test cache."""
+def cached_wheel(requirement: str, pattern: str) -> Path:
+    """The wheel of ``requirement`` (``setuptools==72.0.0``), downloaded from PyPI once into
+    the test cache; ``pattern`` globs its file name there."""
     where = CACHE / "audit-wheels"
     where.mkdir(parents=True, exist_ok=True)
     with (where / ".lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        wheels = []
-        for version in SETUPTOOLS:
-            wheel = where / f"setuptools-{version}-py3-none-any.whl"
-            if not wheel.exists():
-                subprocess.run(
-                    [
-                        sys.executable,
-                        "-m",
-                        "pip",
-                        "download",
-                        "-q",
-                        "--no-deps",
-                        "--only-binary",
-                        ":all:",
-                        f"setuptools=={version}",
-                        "-d",
-                        str(where),
-                    ],
-                    check=True,
-                    env=clean_env(),
-                )
-            wheels.append(wheel)
-        return wheels
+        found = sorted(where.glob(pattern))
+        if not found:
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "-q",
+                    "--no-deps",
+                    "--only-binary",
+                    ":all:",
+                    requirement,
+                    "-d",
+                    str(where),
+                ],
+                check=True,
+                env=clean_env(),
+            )
+            found = sorted(where.glob(pattern))
+        return found[0]
+
+
+def setuptools_wheels() -> list[Path]:
+    """The wheels of :data:`SETUPTOOLS`, downloaded from PyPI once into the test cache."""
+    return [
+        cached_wheel(f"setuptools=={v}", f"setuptools-{v}-py3-none-any.whl") for v in SETUPTOOLS
+    ]
 
 
 def clean_env(**extra: str) -> dict[str, str]:

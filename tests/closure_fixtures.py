@@ -3,16 +3,13 @@ distributions, so that a requirements file can list only the top of a tree."""
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import shutil
-import subprocess
-import sys
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.audit_fixtures import CACHE, clean_env, pkg_resources_sdist, setuptools_wheels
+from tests.audit_fixtures import cached_wheel, pkg_resources_sdist, setuptools_wheels
 
 
 def wheel(
@@ -66,28 +63,4 @@ def tree_index(directory: Path) -> Path:
 def wheel_wheel() -> Path:
     """The ``wheel`` wheel that pip before 24 installs into a legacy build environment,
     downloaded from PyPI once into the test cache."""
-    where = CACHE / "audit-wheels"
-    where.mkdir(parents=True, exist_ok=True)
-    with (where / ".lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        found = sorted(where.glob("wheel-0.45.1-*.whl"))
-        if not found:
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "pip",
-                    "download",
-                    "-q",
-                    "--no-deps",
-                    "--only-binary",
-                    ":all:",
-                    "wheel==0.45.1",
-                    "-d",
-                    str(where),
-                ],
-                check=True,
-                env=clean_env(),
-            )
-            found = sorted(where.glob("wheel-0.45.1-*.whl"))
-        return found[0]
+    return cached_wheel("wheel==0.45.1", "wheel-0.45.1-*.whl")

@@ -7,10 +7,8 @@ with its own setuptools, and pip installs both offline from it.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +20,7 @@ from sapper.cli import main
 from sapper.pypi import Index
 from tests.audit_fixtures import clean_env, needs_new_sdist, pkg_resources_sdist
 from tests.canary_support import BUILD_CACHE, builder, require_sandbox
+from tests.closure_fixtures import wheel
 
 pytestmark = pytest.mark.network  # the build requirements' wheels come from PyPI once
 
@@ -82,30 +81,6 @@ def test_conflict_report_and_a_working_wheelhouse(tmp_path: Path) -> None:
     assert subprocess.run(check, check=False).returncode == 0
 
 
-def _tiny_wheel(directory: Path, name: str, version: str) -> Path:
-    """A minimal valid pure wheel (METADATA, WHEEL, RECORD)."""
-    dist = f"{name}-{version}.dist-info"
-    files = {
-        f"{name}.py": b"Z = 3\n",
-        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
-        f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
-        b"Tag: py3-none-any\n",
-    }
-    record = (
-        "".join(
-            f"{path},sha256={hashlib.sha256(data).hexdigest()},{len(data)}\n"
-            for path, data in files.items()
-        )
-        + f"{dist}/RECORD,,\n"
-    )
-    path = directory / f"{name}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(path, "w") as zf:
-        for member, data in files.items():
-            zf.writestr(member, data)
-        zf.writestr(f"{dist}/RECORD", record)
-    return path
-
-
 def test_cli_complete_fills_in_wheels_and_verifies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -113,7 +88,7 @@ def test_cli_complete_fills_in_wheels_and_verifies(
     links = tmp_path / "links"
     links.mkdir()
     pkg_resources_sdist(links)
-    _tiny_wheel(links, "tiny", "2.0")
+    wheel(links, "tiny", "2.0")
     req = tmp_path / "requirements.txt"
     req.write_text("bomb==1.0\ntiny==2.0\n")
     out = tmp_path / "wh"
