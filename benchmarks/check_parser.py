@@ -1,0 +1,167 @@
+"""What the hand-written parser of ``sapper check`` (``cli/_fastcheck.py``) gains over argparse.
+
+``sapper check . --exit-zero`` on a small tree, as a fresh process each time, in three
+variants that alternate in every round (so that machine noise hits them alike):
+
+- ``fast path``: ``sapper.cli.main`` as it is (the hand parser reads the arguments and the
+  garbage collector is paused until the first target is checked);
+- ``argparse``: the same call with the hand parser switched off (``parse_check`` returns
+  None, so ``run`` builds the ``check`` parser with argparse);
+- ``argparse + gc pause``: argparse, with the garbage collector paused as the fast path does
+  (what ``check`` keeps if the hand parser goes but the pause stays).
+
+Each variant is a ``python -c`` that calls ``main``, so that the three differ only in the
+parsing, on the code of ``--src`` (a ``src`` folder that still has ``cli/_fastcheck.py``,
+such as a checkout of the commit before issue 23 removed it); a fourth, ``installed``, runs
+the installed sapper (this checkout) the same way. The report gives median and minimum
+wall times, the ratio to the fast path and the absolute difference in ms;
+``--instructions`` also counts each variant's instructions under valgrind's callgrind
+(independent of the machine's load). Issue 23's rule: under 10 ms of
+gain, the hand parser goes.
+
+    git worktree add /tmp/before 6cf56ed    # main before the hand parser was removed
+    python benchmarks/check_parser.py --src /tmp/before/src [--rounds 30] [--instructions]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SETUP_CFG = """\
+[metadata]
+name = demo
+version = 1.0
+author-email = dev@example.org
+
+[options]
+packages = find:
+install_requires =
+    requests>=2
+"""
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+"""
+
+_MAIN = "import sys\nfrom sapper.cli import main\nsys.exit(main(['check', '.', '--exit-zero']))\n"
+_NO_FAST = (
+    "import sapper.cli._fastcheck as fast\nfast.parse_check = lambda argv: None\n"  # argparse
+)
+_PAUSE = "from sapper.cli._checkrun import pause_gc\npause_gc()\n"
+
+VARIANTS: dict[str, str] = {
+    "fast path": _MAIN,
+    "argparse": _NO_FAST + _MAIN,
+    "argparse + gc pause": _NO_FAST + _PAUSE + _MAIN,
+}
+#: Issue 23: a gain under this keeps argparse alone.
+THRESHOLD_MS = 10.0
+
+_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
+def _env(name: str, src: Path) -> dict[str, str]:
+    return _ENV if name == "installed" else {**_ENV, "PYTHONPATH": str(src)}
+
+
+def _run(code: str, cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+        env=env,
+    )
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"exit {done.returncode}: {done.stderr.decode()}")
+    return took
+
+
+def _instructions(code: str, cwd: Path, env: dict[str, str]) -> int | None:
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run(
+        [
+            valgrind,
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            code,
+        ],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        env=env,
+    )
+    for line in done.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1])
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--instructions", action="store_true", help="also count instructions")
+    parser.add_argument(
+        "--src", type=Path, required=True, help="a src folder with sapper/cli/_fastcheck.py"
+    )
+    args = parser.parse_args()
+    if not (args.src / "sapper" / "cli" / "_fastcheck.py").is_file():
+        parser.error(f"{args.src}: no sapper/cli/_fastcheck.py in it")
+    variants = {**VARIANTS, "installed": _MAIN}
+    print(f"load average (1, 5, 15 min) at the start: {os.getloadavg()}")
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    counts: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp)
+        (tree / "setup.cfg").write_text(SETUP_CFG)
+        (tree / "pyproject.toml").write_text(PYPROJECT)
+        for name, code in variants.items():  # warm the file cache, write bytecode
+            _run(code, tree, _env(name, args.src))
+        for _ in range(args.rounds):
+            for name, code in variants.items():
+                samples[name].append(_run(code, tree, _env(name, args.src)))
+        if args.instructions:
+            for name, code in variants.items():
+                if (count := _instructions(code, tree, _env(name, args.src))) is not None:
+                    counts[name] = count
+    medians = {name: statistics.median(v) * 1000 for name, v in samples.items()}
+    fast = medians["fast path"]
+    print(f"{args.rounds} rounds of `sapper check . --exit-zero` on a two-file tree")
+    print(f"{'variant':<22}{'median ms':>10}{'min ms':>9}{'/ fast path':>12}{'- fast ms':>11}")
+    for name, med in medians.items():
+        low = min(samples[name]) * 1000
+        print(f"{name:<22}{med:>10.1f}{low:>9.1f}{med / fast:>12.3f}{med - fast:>+11.1f}")
+    if counts:
+        print(f"{'variant':<22}{'instructions (M)':>17}{'/ fast path':>12}{'- fast (M)':>11}")
+        base = counts["fast path"]
+        for name, count in counts.items():
+            print(
+                f"{name:<22}{count / 1e6:>17.1f}{count / base:>12.3f}{(count - base) / 1e6:>+11.1f}"
+            )
+    gain = medians["argparse"] - fast
+    verdict = "keep the hand parser" if gain >= THRESHOLD_MS else "argparse alone"
+    print(f"gain of the fast path: {gain:+.1f} ms (threshold {THRESHOLD_MS:.0f} ms) -> {verdict}")
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
