@@ -410,7 +410,7 @@ def test_refuses_without_sandbox(tmp_path, monkeypatch, capsys):
         )
     finally:
         _sandbox.check_sandbox.cache_clear()
-    assert code == 2
+    assert code == 3  # could not build
     err = capsys.readouterr().err
     assert "bubblewrap" in err
     assert "--no-sandbox" in err

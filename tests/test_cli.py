@@ -94,10 +94,18 @@ def test_exit_3_when_a_target_cannot_be_analysed(capsys, tmp_path: Path, dashed_
     assert second["findings"][0]["code"] == "SC001"
 
 
-def test_missing_path_is_an_error_record(capsys, tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "check", str(tmp_path / "nope"), "--format", "json")
-    assert code == 3
-    assert "no such file or directory" in json.loads(out)["targets"][0]["errors"][0]["message"]
+def test_missing_path_is_a_usage_error(capsys, tmp_path: Path, dashed_tree: Path) -> None:
+    """As in fix: a path that does not exist is a usage error (2), found before any target
+    is checked; the message names it."""
+    code, out, err = run(
+        capsys, "check", str(dashed_tree), str(tmp_path / "nope"), "--format", "json"
+    )
+    assert code == 2
+    assert out == ""
+    assert (
+        err.splitlines()[-1]
+        == f"sapper check: error: {tmp_path / 'nope'}: no such file or directory"
+    )
 
 
 def test_setuptools_and_enforce_options(capsys, dashed_tree: Path) -> None:

@@ -1,4 +1,5 @@
-"""The argparse-free parser of ``sapper check`` (sapper.cli._fastcheck) against argparse."""
+"""The argparse-free parser of ``sapper check`` (sapper.cli._fastcheck) against argparse: both
+read one definition (sapper.cli._checkopts.define) and give the same namespace."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import argparse
 import pytest
 
 from sapper.cli import _parser
-from sapper.cli._fastcheck import FLAGS, VALUES, parse_check
+from sapper.cli._fastcheck import Options, options, parse_check
 
 #: Command lines both parsers read: the namespaces must be equal.
 SAME = [
@@ -55,7 +56,9 @@ FALLBACK = [
 
 
 def _argparse(argv: list[str]) -> dict[str, object]:
-    return vars(_parser(["check"]).parse_args(["check", *argv]))
+    namespace = vars(_parser(["check"]).parse_args(["check", *argv]))
+    del namespace["command_parser"]  # what a usage error's usage is taken from
+    return namespace
 
 
 @pytest.mark.parametrize("argv", SAME, ids=" ".join)
@@ -79,11 +82,13 @@ def test_fast_parser_leaves_the_rest_to_argparse(argv: list[str]) -> None:
 
 
 def test_fast_parser_knows_exactly_the_options_of_check() -> None:
-    """An option added to `sapper check` must be added to the fast parser too (else its
-    namespace would lack the destination), with the same destination, type and choices."""
+    """The recorder reads the definition as argparse does: the same option strings, with the
+    same destination, type and choices."""
     parser = _parser(["check"])
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     check = sub.choices["check"]
+    known = options()
+    assert not known.unsupported
     seen: set[str] = set()
     for action in check._actions:
         if isinstance(action, argparse._HelpAction) or not action.option_strings:
@@ -91,14 +96,67 @@ def test_fast_parser_knows_exactly_the_options_of_check() -> None:
         for option in action.option_strings:
             seen.add(option)
             if isinstance(action, argparse._StoreTrueAction):
-                assert FLAGS.get(option) == action.dest, option
+                assert known.flags.get(option) == action.dest, option
             else:
-                dest, convert, choices = VALUES[option]
+                dest, convert, choices = known.values[option]
                 assert dest == action.dest, option
                 assert choices == (tuple(action.choices) if action.choices else None), option
                 expected = action.type("x") if action.type else "x"  # type: ignore[operator]
                 assert convert("x") == expected, option
-    assert seen == FLAGS.keys() | VALUES.keys()
+    assert seen == known.flags.keys() | known.values.keys()
+
+
+@pytest.mark.parametrize(
+    ("names", "spec"),
+    [
+        (("--count",), {"action": "count"}),
+        (("--pin",), {"action": "append"}),
+        (("--two",), {"nargs": 2}),
+        (("--opt",), {"required": True}),
+        (("target",), {}),  # a positional that is not "TARGET ..."
+    ],
+)
+def test_a_definition_the_recorder_cannot_read_leaves_everything_to_argparse(
+    names: tuple[str, ...], spec: dict[str, object]
+) -> None:
+    recorded = Options()
+    recorded.add_argument("targets", nargs="*")
+    recorded.add_argument(*names, **spec)
+    assert recorded.unsupported
+
+
+def test_an_option_added_to_the_definition_reaches_the_fast_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sapper.cli import _checkopts
+
+    real = _checkopts.define
+
+    def define(check: argparse.ArgumentParser) -> None:
+        real(check)
+        check.add_argument("--new-option", choices=("a", "b"), default="a", help="new")
+
+    monkeypatch.setattr(_checkopts, "define", define)
+    fast = parse_check([".", "--new-option", "b"])
+    assert fast is not None
+    assert fast.new_option == "b"
+    assert vars(fast) == _argparse([".", "--new-option", "b"])
+    assert parse_check([".", "--new-option", "c"]) is None  # argparse says why
+
+
+def test_a_usage_error_on_the_fast_path_prints_checks_usage(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    from sapper.cli import main
+
+    assert parse_check([str(tmp_path / "nope")]) is not None  # the fast path reads it
+    assert main(["check", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: sapper check ")
+    assert (
+        err.splitlines()[-1]
+        == f"sapper check: error: {tmp_path / 'nope'}: no such file or directory"
+    )
 
 
 def test_main_takes_the_fast_path_for_check(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

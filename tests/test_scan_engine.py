@@ -19,7 +19,7 @@ from archive_factory import file, gzip_zero_bomb, make_tar, make_zip
 from fake_index import FakeIndex, Reply, serve, sha256
 from helpers import TODAY
 
-from sapper._exceptions import UsageError
+from sapper._exceptions import StoreError
 from sapper.check import Options, check_files
 from sapper.render.json import result_dict
 from sapper.scan import Progress, ScanOptions, scan
@@ -532,7 +532,7 @@ def test_a_scan_that_stops_early_shuts_the_pool_it_started(
     (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
     not_a_db = tmp_path / "scan.duckdb"
     not_a_db.write_text("not a database")
-    with pytest.raises(UsageError, match="cannot open the scan database"):
+    with pytest.raises(StoreError, match="cannot open the scan database"):
         scan([str(tmp_path / "x-1.0.tar.gz")], options=ScanOptions(db=not_a_db, jobs=2))
     (pool,) = started
     with pytest.raises(RuntimeError, match="after shutdown"):

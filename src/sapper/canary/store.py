@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._exceptions import UsageError
+from .._exceptions import StoreError, UsageError
 from .model import ROW_SCHEMA, Backend, TargetRow, side_from_json, side_json
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class CanaryStore:
             self.con: duckdb.DuckDBPyConnection = duckdb.connect(str(path), read_only=read_only)
         except duckdb.Error as exc:
             msg = f"{path}: cannot open the store ({exc}); is another sapper writing to it?"
-            raise UsageError(msg) from exc
+            raise StoreError(msg) from exc
         self.path = path
         if not read_only:
             for ddl in _DDL:

@@ -1,11 +1,14 @@
 """The ``sapper`` command line: parse arguments, call the library, render, pick an exit code.
 
 One module per sub-command (``sapper check`` in its common forms is parsed without argparse,
-by :mod:`sapper.cli._fastcheck`). Each exposes ``add_parser(subparsers)``, which registers the
-sub-command and sets ``handler`` with ``set_defaults``; the handler takes the parsed arguments
-and returns an :class:`ExitCode` (or a plain int). Modules import their heavy dependencies
-inside the handler, so that ``sapper --help`` stays fast. Exit codes are defined once, in
-:class:`sapper.cli._light.ExitCode` (re-exported by ``sapper.cli._common``).
+by :mod:`sapper.cli._fastcheck`, from the same definition of its options). Each exposes
+``add_parser(subparsers)``, which registers the sub-command and sets ``handler`` with
+``set_defaults``; the handler takes the parsed arguments and returns an :class:`ExitCode`.
+Modules import their heavy dependencies inside the handler, so that ``sapper --help`` stays
+fast. Exit codes are defined once, in :class:`sapper.cli._light.ExitCode`, and what each
+means for each command once, in ``COMMAND_EXIT_CODES`` (:mod:`sapper.cli._common`), which
+every ``--help`` and docs/cli.md list. Every usage error shows the usage of the command that
+got it (:func:`usage_error`).
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._exceptions import SapperError, UsageError
+from .._exceptions import BuildError, SapperError, UsageError
 from ._light import ExitCode
 
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["SUBCOMMANDS", "SUBCOMMAND_MODULES", "ExitCode", "main", "run"]
+__all__ = ["SUBCOMMANDS", "SUBCOMMAND_MODULES", "ExitCode", "main", "run", "usage_error"]
 
 #: The modules that add a sub-command, in the order ``sapper --help`` lists them. A new
 #: sub-command is a module with ``add_parser(subparsers)`` plus one line here.
@@ -82,11 +85,44 @@ def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for name in SUBCOMMAND_MODULES:
         if only is None or name == only:
             importlib.import_module(name).add_parser(sub)
+    _name_command_parsers(parser)
     return parser
 
 
+def _name_command_parsers(parser: argparse.ArgumentParser) -> None:
+    """Set ``command_parser`` to each (nested) sub-command's own parser in the namespace it
+    gives (the innermost wins, as argparse applies a nested sub-parser's defaults last), so
+    that a usage error prints the usage of the command that got it."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(command_parser=sub)
+                _name_command_parsers(sub)
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of sub-command ``name``."""
+    import argparse
+
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = action.choices[name]
+    return sub
+
+
+def usage_error(parser: argparse.ArgumentParser, message: str) -> int:
+    """Write a usage error as argparse does (the command's usage, then ``PROG: error:
+    MESSAGE``) and return :attr:`ExitCode.USAGE`: the one way every usage error is told."""
+    parser.print_usage(sys.stderr)
+    sys.stderr.write(f"{parser.prog}: error: {message}\n")
+    return ExitCode.USAGE
+
+
 def run(argv: Sequence[str] | None = None) -> int:
-    """Parse ``argv`` and run the sub-command; exceptions propagate (see :func:`main`)."""
+    """Parse ``argv`` and run the sub-command; a usage error (argparse's, or a
+    :class:`UsageError` the command raises) is written with the usage of the command that
+    got it and gives :attr:`ExitCode.USAGE`; other exceptions propagate (see :func:`main`)."""
     if argv is None:
         argv = sys.argv[1:]
     if argv and argv[0] == "check":  # the common forms without argparse (a cold start)
@@ -100,26 +136,36 @@ def run(argv: Sequence[str] | None = None) -> int:
             pause_gc()
             try:
                 return int(fast.handler(fast))
+            except UsageError as exc:
+                return usage_error(_command_parser(_parser(argv), "check"), str(exc))
             finally:
                 resume_gc()
     parser = _parser(argv)
     args, extra = parser.parse_known_args(argv)
-    if extra:  # as parse_args, but with the usage of the command that got them, if it says
-        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    command_parser = getattr(args, "command_parser", parser)
+    if extra:  # as parse_args, but with the usage of the command that got them
+        command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return ExitCode.USAGE
-    return int(handler(args))
+    try:
+        return int(handler(args))
+    except UsageError as exc:
+        return usage_error(command_parser, str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The ``sapper`` console script: :func:`run` with errors turned into exit codes."""
+    """The ``sapper`` console script: :func:`run` with errors turned into exit codes (a
+    :class:`SapperError` that is no usage error: the command could not analyse or build, 3)."""
     try:
         return run(argv)
-    except UsageError as exc:
+    except UsageError as exc:  # raised before a command was chosen
         sys.stderr.write(f"sapper: error: {exc}\n")
         return ExitCode.USAGE
+    except BuildError as exc:  # no working sandbox, a backend that cannot be built
+        sys.stderr.write(f"sapper: error: could not build: {exc}\n")
+        return ExitCode.TARGET_ERROR
     except SapperError as exc:
         sys.stderr.write(f"sapper: error: {exc}\n")
         return ExitCode.TARGET_ERROR

@@ -119,14 +119,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.statistics and args.show_fix:
         msg = "--statistics prints counts, not findings: drop --show-fix"
         raise UsageError(msg)
-    for target in targets:  # a malformed requirement is a usage error (exit 2), before any work
-        try:
-            classify_target(target)
-        except UsageError:
-            from .._reqtext import requirement_problem
-
-            if requirement_problem(target) is not None:
-                raise
+    for target in targets:  # a missing path, a file that is no sdist, a malformed
+        classify_target(target)  # requirement: usage errors (exit 2), before any work
     configs: dict[Path, Config] = {}
     options_by_config: dict[Path | None, Options] = {}
     per_target: list[Options] = []

@@ -7,12 +7,14 @@ import functools
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import ClassVar
 
 from .._defaults import DEFAULT_STORE
 from ._light import (
     ExitCode,
+    add_config_options,
+    add_index_options,
+    add_rule_selection,
     apply_cache_cap,
     cache_cap,
     cap_note,
@@ -27,6 +29,7 @@ __all__ = [
     "EXIT_MEANINGS",
     "ExitCode",
     "HelpFormatter",
+    "add_config_options",
     "add_index_options",
     "add_rule_selection",
     "apply_cache_cap",
@@ -42,49 +45,60 @@ __all__ = [
 ]
 
 
-#: One-line meaning of each exit code, for ``sapper --help``.
+#: What each exit code means for every command (``sapper --help`` and docs/cli.md list it;
+#: :data:`COMMAND_EXIT_CODES` says what it means for each command).
 EXIT_MEANINGS: Mapping[ExitCode, str] = {
-    ExitCode.OK: "success (no findings, nothing to rewrite)",
-    ExitCode.FINDINGS: "findings (check; 0 with --exit-zero) or files rewritten (fix)",
-    ExitCode.USAGE: "usage error (bad option, rule code, version or requirement)",
-    ExitCode.TARGET_ERROR: "a target (check, fix) or the result store (report) could not be "
-    "read; wheelhouse: no working sandbox",
+    ExitCode.OK: "success: no findings, nothing to rewrite, done",
+    ExitCode.FINDINGS: "findings or failures found (check: findings; fix: files rewritten; "
+    "audit, canary, wheelhouse, doctor: a build that fails, a regression, a problem)",
+    ExitCode.USAGE: "usage error: unknown option, missing path, bad value (rule code, "
+    "version, requirement, configuration); the command's usage is printed",
+    ExitCode.TARGET_ERROR: "could not analyse or build: a target or store could not be read "
+    "(damaged or refused archive, network), no working sandbox",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
 }
 
 _INTERRUPTED = "interrupted (Ctrl-C)"
 _RESUMES = "interrupted (what is stored stays; a rerun resumes)"
+_USAGE = "usage error (bad option or value)"
 _DONE: Mapping[ExitCode, str] = {
     ExitCode.OK: "done",
-    ExitCode.USAGE: "usage error",
+    ExitCode.USAGE: _USAGE,
     ExitCode.INTERRUPTED: _INTERRUPTED,
 }
 
 #: What each exit code means for each sub-command: the one source of the "exit codes:"
 #: block of every ``sapper COMMAND --help`` (see :func:`command_epilog`) and of the
-#: per-command table in docs/cli.md (tests/test_exit_codes.py checks both).
+#: per-command table in docs/cli.md; tests/test_exit_codes.py checks both, and runs each
+#: command's error paths against it.
 COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
     "check": {
         ExitCode.OK: "no findings",
         ExitCode.FINDINGS: "findings (0 with --exit-zero)",
-        ExitCode.USAGE: "usage error (bad option, unknown rule code, malformed requirement, "
-        "setuptools version that does not exist or does not run on --python)",
-        ExitCode.TARGET_ERROR: "a target could not be analysed (damaged archive, download "
-        "failed, nothing to build, ...)",
+        ExitCode.USAGE: "usage error (bad option, missing path, a file that is no sdist, "
+        "unknown rule code, malformed requirement, setuptools version that does not exist or "
+        "does not run on --python); nothing is checked",
+        ExitCode.TARGET_ERROR: "a target could not be analysed (damaged or refused archive, "
+        "download failed, nothing to build, ...); the other targets are checked",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
     "rules": _DONE,
-    "rule": {**_DONE, ExitCode.USAGE: "no such rule"},
+    "rule": {**_DONE, ExitCode.USAGE: "no such rule, or a bad option"},
     "fix": {
         ExitCode.OK: "nothing was (or would be) rewritten",
         ExitCode.FINDINGS: "files were rewritten (with --diff: would be rewritten)",
-        ExitCode.USAGE: "usage error",
-        ExitCode.TARGET_ERROR: "a target could not be read",
+        ExitCode.USAGE: "usage error (bad option, missing path, a file that is no sdist, "
+        "unknown rule code); nothing is rewritten",
+        ExitCode.TARGET_ERROR: "a target could not be read or written (damaged or refused "
+        "archive, download failed)",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
     "scan": {
         ExitCode.OK: "done (bad targets are rows with an error)",
-        ExitCode.USAGE: "usage error",
+        ExitCode.USAGE: "usage error (bad option or value, a SOURCE that does not exist)",
+        ExitCode.TARGET_ERROR: "could not analyse: the store cannot be opened (not a DuckDB "
+        "file, or another sapper is writing it), the Dask scheduler cannot be reached or was "
+        "lost",
         ExitCode.INTERRUPTED: _RESUMES,
     },
     "report": {
@@ -93,18 +107,23 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
         ExitCode.TARGET_ERROR: "the store cannot be read (damaged, foreign, newer schema)",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
-    "cache": _DONE,
+    "cache": {**_DONE, ExitCode.USAGE: "no ACTION given (the help is printed), or a bad option"},
     "cache info": _DONE,
     "cache clean": _DONE,
     "cache warm": {
         ExitCode.OK: "every validator asked for is in the cache",
-        ExitCode.USAGE: "usage error (an unknown setuptools version)",
+        ExitCode.USAGE: "usage error (an unknown setuptools version, a bad option)",
         ExitCode.TARGET_ERROR: "a wheel could not be downloaded (network, index, sha256)",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
     },
     "canary": {
         ExitCode.OK: "no regression",
         ExitCode.FINDINGS: "regressions found",
-        ExitCode.USAGE: "usage error, or no working sandbox",
+        ExitCode.USAGE: "usage error (bad option or value, --no-sandbox without "
+        "--i-trust-the-corpus)",
+        ExitCode.TARGET_ERROR: "could not build: no working sandbox (bubblewrap; `sapper "
+        "doctor` says why), a backend that cannot be fetched or built, a store that cannot "
+        "be opened",
         ExitCode.INTERRUPTED: _RESUMES,
     },
     "audit": {
@@ -112,25 +131,26 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
         ExitCode.FINDINGS: "at least one sdist would fail with the setuptools a build gets "
         "today (also with --emit: the emitted file is the remedy, the input still fails "
         "without it)",
-        ExitCode.USAGE: "usage error (unreadable input, bad option)",
+        ExitCode.USAGE: "usage error (missing or unreadable input, bad option)",
         ExitCode.TARGET_ERROR: "the audit is incomplete: a distribution could not be looked "
-        "up (index unreachable, no such project); wins over 1",
+        "up (index unreachable, no such project), or --verify has no working sandbox; wins "
+        "over 1",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
     "wheelhouse": {
         ExitCode.OK: "every distribution is in DIR and the set installed offline from it",
         ExitCode.FINDINGS: "something could not be built or downloaded, or the offline "
         "install failed",
-        ExitCode.USAGE: "usage error",
-        ExitCode.TARGET_ERROR: "no working sandbox (bubblewrap): use --no-sandbox to build "
-        "unconfined",
+        ExitCode.USAGE: "usage error (missing or unreadable input, bad option)",
+        ExitCode.TARGET_ERROR: "could not build: no working sandbox (bubblewrap; `sapper "
+        "doctor` says why): use --no-sandbox to build unconfined",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
     "doctor": {
         ExitCode.OK: "the sandbox starts and the index answers",
         ExitCode.FINDINGS: "a problem: no working sandbox (its cause and fix are printed) or "
         "the index does not answer",
-        ExitCode.USAGE: "usage error",
+        ExitCode.USAGE: _USAGE,
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
 }
@@ -150,7 +170,11 @@ def exit_codes_epilog(meanings: Mapping[ExitCode, str]) -> str:
     for code, text in meanings.items():
         lines.extend(
             textwrap.wrap(
-                text, width=79, initial_indent=f"  {int(code):<3d} ", subsequent_indent=" " * 6
+                text,
+                width=79,
+                initial_indent=f"  {int(code):<3d} ",
+                subsequent_indent=" " * 6,
+                break_on_hyphens=False,  # never in an option's name
             )
         )
     return "\n".join(lines) + "\n"
@@ -266,59 +290,6 @@ def add_progress_option(parser: argparse.ArgumentParser, what: str) -> None:
         choices=("auto", "always", "never"),
         default="auto",
         help=f"{what} (auto: when stderr is a terminal)",
-    )
-
-
-def add_rule_selection(
-    parser: argparse.ArgumentParser, *, select_help: str, ignore_help: str
-) -> None:
-    parser.add_argument("--select", metavar="CODES", type=rule_codes, default=(), help=select_help)
-    parser.add_argument("--ignore", metavar="CODES", type=rule_codes, default=(), help=ignore_help)
-
-
-def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True) -> None:
-    """``--index-url``, ``--cache-dir`` (shared by check, fix and scan) and ``--no-cache``."""
-    parser.add_argument(
-        "--index-url",
-        metavar="URL",
-        default=os.environ.get("SAPPER_INDEX_URL"),
-        help="simple-API index to resolve requirements on (default: $SAPPER_INDEX_URL or "
-        "https://pypi.org/simple)",
-    )
-    parser.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        type=Path,
-        help="download cache, shared by check, fix and scan (default: $SAPPER_CACHE_DIR or "
-        "the user cache directory)",
-    )
-    if no_cache:
-        parser.add_argument(
-            "--no-cache", action="store_true", help="neither read nor write the cache"
-        )
-    parser.add_argument(
-        "--cache-max-size",
-        metavar="SIZE",
-        help="after the run, evict the least recently used downloads until the cache holds "
-        "at most SIZE ('2 GB', '500M'; default: $SAPPER_CACHE_MAX_SIZE or [tool.sapper] "
-        "cache-max-size, else no cap)",
-    )
-
-
-def add_config_options(parser: argparse.ArgumentParser) -> None:
-    """``--config FILE`` and ``--isolated`` (how ``[tool.sapper]`` is found)."""
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        type=Path,
-        help="read settings from FILE (a pyproject.toml's [tool.sapper], or a .toml file's "
-        "top level) instead of the nearest .sapper.toml, sapper.toml or pyproject.toml with "
-        "a [tool.sapper] table",
-    )
-    parser.add_argument(
-        "--isolated",
-        action="store_true",
-        help="ignore every configuration file ([tool.sapper], sapper.toml)",
     )
 
 

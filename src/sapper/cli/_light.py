@@ -1,5 +1,6 @@
 """What ``sapper check`` needs from the command-line layer on its fast path (see
-:mod:`sapper.cli._fastcheck`): exit codes, the cache cap, progress, ``--select`` values.
+:mod:`sapper.cli._fastcheck`): exit codes, the cache cap, progress, ``--select`` values, and
+the option groups ``check`` shares with other commands (they only call ``add_argument``).
 Nothing here imports ``argparse``; :mod:`sapper.cli._common` re-exports all of it."""
 
 from __future__ import annotations
@@ -7,16 +8,19 @@ from __future__ import annotations
 import enum
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._exceptions import UsageError
 
 if TYPE_CHECKING:
     import argparse
-    from pathlib import Path
 
 __all__ = [
     "ExitCode",
+    "add_config_options",
+    "add_index_options",
+    "add_rule_selection",
     "apply_cache_cap",
     "cache_cap",
     "cap_note",
@@ -27,16 +31,17 @@ __all__ = [
 
 
 class ExitCode(enum.IntEnum):
-    """The exit codes of every sub-command (``sapper --help`` and README list them)."""
+    """The exit codes of every sub-command; what each means for each command is
+    ``COMMAND_EXIT_CODES`` in :mod:`sapper.cli._common` (``--help`` and docs/cli.md)."""
 
-    #: success: no findings (check), nothing to rewrite (fix), done (scan, report, rules)
+    #: success: no findings, nothing to rewrite, done
     OK = 0
-    #: check: findings (0 with ``--exit-zero``); fix: files were (or would be) rewritten
+    #: findings or failures found (findings, files rewritten, a failing build, a regression)
     FINDINGS = 1
-    #: the command line is wrong: unknown option or rule code, bad version, ...
+    #: the command line is wrong: unknown option, missing path, bad value
     USAGE = 2
-    #: a target (check, fix) or the result store (report) could not be read; wheelhouse: no
-    #: working sandbox (bubblewrap) and no --no-sandbox (canary says so with 2 instead)
+    #: could not analyse or build: a target or store could not be read (damaged or refused
+    #: archive, network), no working sandbox
     TARGET_ERROR = 3
     #: interrupted with Ctrl-C
     INTERRUPTED = 130
@@ -105,4 +110,57 @@ def cap_note(kept: int, cap: int, cache_dir: Path) -> str:
         f"cache: {cache_dir} still holds {format_size(kept)}, above the {format_size(cap)} "
         "cap: only downloaded sdists are evicted (build environments and index pages are "
         "not); `sapper cache info` shows the kinds, `sapper cache clean --kind KIND` removes one"
+    )
+
+
+def add_rule_selection(
+    parser: argparse.ArgumentParser, *, select_help: str, ignore_help: str
+) -> None:
+    parser.add_argument("--select", metavar="CODES", type=rule_codes, default=(), help=select_help)
+    parser.add_argument("--ignore", metavar="CODES", type=rule_codes, default=(), help=ignore_help)
+
+
+def add_index_options(parser: argparse.ArgumentParser, *, no_cache: bool = True) -> None:
+    """``--index-url``, ``--cache-dir`` (shared by check, fix and scan) and ``--no-cache``."""
+    parser.add_argument(
+        "--index-url",
+        metavar="URL",
+        default=os.environ.get("SAPPER_INDEX_URL"),
+        help="simple-API index to resolve requirements on (default: $SAPPER_INDEX_URL or "
+        "https://pypi.org/simple)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        type=Path,
+        help="download cache, shared by check, fix and scan (default: $SAPPER_CACHE_DIR or "
+        "the user cache directory)",
+    )
+    if no_cache:
+        parser.add_argument(
+            "--no-cache", action="store_true", help="neither read nor write the cache"
+        )
+    parser.add_argument(
+        "--cache-max-size",
+        metavar="SIZE",
+        help="after the run, evict the least recently used downloads until the cache holds "
+        "at most SIZE ('2 GB', '500M'; default: $SAPPER_CACHE_MAX_SIZE or [tool.sapper] "
+        "cache-max-size, else no cap)",
+    )
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and ``--isolated`` (how ``[tool.sapper]`` is found)."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        type=Path,
+        help="read settings from FILE (a pyproject.toml's [tool.sapper], or a .toml file's "
+        "top level) instead of the nearest .sapper.toml, sapper.toml or pyproject.toml with "
+        "a [tool.sapper] table",
+    )
+    parser.add_argument(
+        "--isolated",
+        action="store_true",
+        help="ignore every configuration file ([tool.sapper], sapper.toml)",
     )

@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["add_audit_target_options", "add_parser", "run_audit"]
 
-EXIT_OK = ExitCode.OK
-EXIT_FAILS = ExitCode.FINDINGS
-EXIT_USAGE = ExitCode.USAGE
-EXIT_INCOMPLETE = ExitCode.TARGET_ERROR
-
 _EPILOG = """\
 INPUT is a requirements file (-r/-c nesting, hashes, --only-binary/--no-binary and index
 options inside it are honoured), a PEP 751 pylock.toml, a uv.lock, a poetry.lock, or the
@@ -186,7 +181,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default="auto",
         help="colour; auto honours NO_COLOR and FORCE_COLOR",
     )
-    parser.set_defaults(handler=_run, command_parser=parser)
+    parser.set_defaults(handler=_run)
 
 
 def run_audit(
@@ -231,15 +226,6 @@ def run_audit(
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        return _audit(args)
-    except UsageError as exc:
-        sys.stderr.write(args.command_parser.format_usage())
-        sys.stderr.write(f"{args.command_parser.prog}: error: {exc}\n")
-        return EXIT_USAGE
-
-
-def _audit(args: argparse.Namespace) -> int:
     import json
 
     from ..audit import report_json
@@ -262,11 +248,11 @@ def _audit(args: argparse.Namespace) -> int:
         report, static = real, report
     plan = plan_constraints(report)
     code = (
-        EXIT_INCOMPLETE
+        ExitCode.TARGET_ERROR
         if any(p.error for p in report.packages)
-        else EXIT_FAILS
+        else ExitCode.FINDINGS
         if report.failing
-        else EXIT_OK
+        else ExitCode.OK
     )
     out = sys.stdout
     if args.emit is not None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .._exceptions import UsageError
 from ._common import (
     DEFAULT_STORE,
+    ExitCode,
     HelpFormatter,
     add_corpus_options,
     add_index_options,
@@ -224,8 +225,6 @@ NO_SANDBOX_WARNING = (
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .._exceptions import SandboxError
-
     if args.no_sandbox:
         if not args.i_trust_the_corpus:
             raise UsageError(NO_SANDBOX_REFUSED)
@@ -233,12 +232,10 @@ def _run(args: argparse.Namespace) -> int:
     elif args.i_trust_the_corpus:
         msg = "--i-trust-the-corpus goes with --no-sandbox (it acknowledges running unconfined)"
         raise UsageError(msg)
-    try:
-        if args.sources[:1] == ["bisect"]:
-            return _run_bisect(args)
-        return _run_canary(args)
-    except SandboxError as exc:  # the machine cannot sandbox: a usage problem (exit 2)
-        raise UsageError(str(exc)) from exc
+    # no working sandbox (SandboxError), a backend that cannot be built: could not build (3)
+    if args.sources[:1] == ["bisect"]:
+        return _run_bisect(args)
+    return _run_canary(args)
 
 
 def _run_canary(args: argparse.Namespace) -> int:
@@ -254,7 +251,7 @@ def _run_canary(args: argparse.Namespace) -> int:
             run_id = store.resolve_run(args.run)
             count = export_rows(list(store.rows(run_id)), args.export)
         sys.stderr.write(f"exported {count} rows of run {run_id} to {args.export}\n")
-        return 0
+        return ExitCode.OK
     if not args.baseline or not args.candidate:
         msg = "give both --baseline BACKEND and --candidate BACKEND"
         raise UsageError(msg)
@@ -305,7 +302,7 @@ def _run_canary(args: argparse.Namespace) -> int:
     if args.export is not None:
         count = export_rows(rows, args.export)
         sys.stderr.write(f"exported {count} rows to {args.export}\n")
-    return 1 if summary.counts.get("regressed") else 0
+    return ExitCode.FINDINGS if summary.counts.get("regressed") else ExitCode.OK
 
 
 def _run_rejudge(args: argparse.Namespace) -> int:
@@ -335,7 +332,7 @@ def _run_rejudge(args: argparse.Namespace) -> int:
     if args.export is not None:
         count = export_rows(rows, args.export)
         sys.stderr.write(f"exported {count} rows to {args.export}\n")
-    return 0
+    return ExitCode.OK
 
 
 def _print_report(rows: list[TargetRow], run: dict[str, Any], fmt: str) -> None:
@@ -378,9 +375,18 @@ def _run_bisect(args: argparse.Namespace) -> int:
     package = args.package
     from ..build import Builder, Limits
     from ..canary.bisect import bisect, changelog_url, releases_between
+    from ..canary.engine import default_work_dir
     from ..canary.model import parse_env
     from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
 
+    builder = Builder(
+        cache_dir=args.cache_dir,
+        index_url=args.index_url,
+        work_root=args.work_dir or default_work_dir(),
+        limits=Limits(timeout=float(args.timeout), memory=args.memory),
+        sandbox=not args.no_sandbox,
+    )
+    builder.check()  # no working sandbox: say so before any download
     index = Index(
         args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir or default_cache_dir()
     )
@@ -401,16 +407,6 @@ def _run_bisect(args: argparse.Namespace) -> int:
     if len(releases) < 2:
         msg = f"no {package} releases between {args.good} and {args.bad}"
         raise UsageError(msg)
-    from ..canary.engine import default_work_dir
-
-    builder = Builder(
-        cache_dir=args.cache_dir,
-        index_url=args.index_url,
-        work_root=args.work_dir or default_work_dir(),
-        limits=Limits(timeout=float(args.timeout), memory=args.memory),
-        sandbox=not args.no_sandbox,
-    )
-    builder.check()
     result = bisect(
         target,
         releases,
@@ -426,7 +422,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
             f"{target.name}: the outcome is the same in every release built between "
             f"{result.good} and {result.bad}\n"
         )
-        return 0
+        return ExitCode.OK
     how = "every release built" if result.exhaustive else "binary search"
     sys.stdout.write(f"{target.name}: outcome changes ({how}):\n")
     for version, before, after in result.changes:
@@ -434,7 +430,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
         sys.stdout.write(f"  {package} {version}: {before} -> {after}{'  ' + url if url else ''}\n")
     if result.exhaustive and len(result.changes) > 1:
         sys.stdout.write("  the outcome changed and changed back: the history is not monotone\n")
-    return 0
+    return ExitCode.OK
 
 
 def _show_step(step: Any, package: str = "setuptools") -> None:

@@ -197,7 +197,7 @@ def _run(args: argparse.Namespace) -> int:
         apply_cache_cap(args, cap)
     if args.export is not None:
         return _export(db, args.export)
-    return 0
+    return ExitCode.OK
 
 
 def _export(db: Path, dest: Path) -> int:
@@ -205,7 +205,7 @@ def _export(db: Path, dest: Path) -> int:
 
     count = export(db, dest)
     sys.stderr.write(f"exported {count} sdists from {db} to {dest}\n")
-    return 0
+    return ExitCode.OK
 
 
 def _clock(seconds: float) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._exceptions import ScanInterrupted, TargetError, UsageError
+from .._exceptions import SapperError, ScanInterrupted, TargetError, UsageError
 from ..check import Options
 from ..model import ErrorRecord
 from ._threads import DaemonPool
@@ -258,7 +258,9 @@ def scan(
     ``distributed.Client`` for the Dask engine (by default one connects to
     ``options.scheduler``).
 
-    :raises UsageError: for bad sources or options, or a store that cannot be opened.
+    :raises UsageError: for bad sources or options.
+    :raises StoreError: for a store that cannot be opened.
+    :raises SapperError: when the Dask scheduler cannot be reached or is lost.
     """
     from .._version import __version__
     from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
@@ -367,7 +369,7 @@ def scan(
                 "the scheduler again (and its workers) and run the same command to resume, what "
                 "is stored is skipped"
             )
-            raise UsageError(msg) from None
+            raise SapperError(msg) from None  # could not analyse (3)
         finally:
             batcher.finish()
             counter.tick(force=True)
@@ -888,7 +890,7 @@ def _run_dask(
             client = Client(options.scheduler, timeout="30s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             msg = f"--scheduler {options.scheduler}: cannot reach the Dask scheduler ({exc})"
-            raise UsageError(msg) from exc
+            raise SapperError(msg) from exc  # could not analyse (3)
     try:
         futures = {
             client.submit(_dask_task, batch, analyse_options, pure=False): batch

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from .._exceptions import UsageError
+from .._exceptions import StoreError, UsageError
 
 if TYPE_CHECKING:
     import duckdb
@@ -137,7 +137,7 @@ def _connect(path: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection
             f"{path}: cannot open the scan database ({exc}); another sapper process may be "
             "writing it, or it is not a DuckDB file: wait for it, or pass another --db"
         )
-        raise UsageError(msg) from exc
+        raise StoreError(msg) from exc
 
 
 def utcnow() -> str:
