@@ -20,7 +20,6 @@ a table of command lines.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,22 +30,21 @@ def _text(value: str) -> str:
     return value
 
 
-@dataclass
 class Options:
-    """What the fast parser knows of ``check``, as recorded from its definition."""
+    """What the fast parser knows of ``check``, as recorded from its definition (a plain
+    class: building a dataclass costs start-up time, see tests/test_cold_start.py)."""
 
-    #: ``store_true`` option strings -> destination.
-    flags: dict[str, str] = field(default_factory=dict)
-    #: Option strings that take one value -> (destination, conversion, allowed values).
-    values: dict[str, tuple[str, Callable[[str], Any], tuple[Any, ...] | None]] = field(
-        default_factory=dict
-    )
-    #: Destination -> default, ``set_defaults`` included (``handler``).
-    defaults: dict[str, Any] = field(default_factory=dict)
-    #: The destination of the ``nargs="*"`` positional (the targets).
-    positional: str | None = None
-    #: The definition asked for something the recorder does not read: parse nothing.
-    unsupported: bool = False
+    def __init__(self) -> None:
+        #: ``store_true`` option strings -> destination.
+        self.flags: dict[str, str] = {}
+        #: Option strings that take one value -> (destination, conversion, allowed values).
+        self.values: dict[str, tuple[str, Callable[[str], Any], tuple[Any, ...] | None]] = {}
+        #: Destination -> default, ``set_defaults`` included (``handler``).
+        self.defaults: dict[str, Any] = {}
+        #: The destination of the ``nargs="*"`` positional (the targets).
+        self.positional: str | None = None
+        #: The definition asked for something the recorder does not read: parse nothing.
+        self.unsupported = False
 
     def add_argument(self, *names: str, **spec: Any) -> None:
         """Record one ``add_argument`` call as argparse would read it."""
