@@ -42,12 +42,6 @@ LAZY = (
     "sapper.cli.audit",
     "sapper.cli.wheelhouse",
     "sapper.cli.rules",
-    # the argparse parser: the fast path of sapper.cli._fastcheck reads `check TREE ...`
-    "argparse",
-    "gettext",
-    "textwrap",
-    "sapper.cli._common",
-    "sapper.cli.check",
     # the setup.py rules, for a tree without setup.py (rules._index.NEEDS_FILE)
     "sapper.rules.setup_py.sp001",
     "sapper.rules.setup_py._shared",

@@ -1,8 +1,8 @@
 """The ``sapper`` command line: parse arguments, call the library, render, pick an exit code.
 
-One module per sub-command (``sapper check`` in its common forms is parsed without argparse,
-by :mod:`sapper.cli._fastcheck`, from the same definition of its options). Each exposes
-``add_parser(subparsers)``, which registers the sub-command and sets ``handler`` with
+One module per sub-command, all parsed by argparse (a hand-written parser for ``sapper
+check`` saved 7 ms of CPU and was removed, issue 23: ``benchmarks/check_parser.py``). Each
+exposes ``add_parser(subparsers)``, which registers the sub-command and sets ``handler`` with
 ``set_defaults``; the handler takes the parsed arguments and returns an :class:`ExitCode`.
 Modules import their heavy dependencies inside the handler, so that ``sapper --help`` stays
 fast. Exit codes are defined once, in :class:`sapper.cli._light.ExitCode`, and what each
@@ -102,15 +102,6 @@ def _name_command_parsers(parser: argparse.ArgumentParser) -> None:
                 _name_command_parsers(sub)
 
 
-def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
-    """The parser of sub-command ``name``."""
-    import argparse
-
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    sub: argparse.ArgumentParser = action.choices[name]
-    return sub
-
-
 def usage_error(parser: argparse.ArgumentParser, message: str) -> int:
     """Write a usage error as argparse does (the command's usage, then ``PROG: error:
     MESSAGE``) and return :attr:`ExitCode.USAGE`: the one way every usage error is told."""
@@ -125,34 +116,28 @@ def run(argv: Sequence[str] | None = None) -> int:
     got it and gives :attr:`ExitCode.USAGE`; other exceptions propagate (see :func:`main`)."""
     if argv is None:
         argv = sys.argv[1:]
-    if argv and argv[0] == "check":  # the common forms without argparse (a cold start)
-        from ._fastcheck import parse_check
+    check = bool(argv) and argv[0] == "check"
+    if check:  # no garbage collection until the first target is checked (see pause_gc)
+        from ._checkrun import pause_gc, resume_gc
 
-        fast = parse_check(argv[1:])
-        if fast is not None:
-            # no garbage collection until the first target is checked (see pause_gc)
-            from ._checkrun import pause_gc, resume_gc
-
-            pause_gc()
-            try:
-                return int(fast.handler(fast))
-            except UsageError as exc:
-                return usage_error(_command_parser(_parser(argv), "check"), str(exc))
-            finally:
-                resume_gc()
-    parser = _parser(argv)
-    args, extra = parser.parse_known_args(argv)
-    command_parser = getattr(args, "command_parser", parser)
-    if extra:  # as parse_args, but with the usage of the command that got them
-        command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return ExitCode.USAGE
+        pause_gc()
     try:
-        return int(handler(args))
-    except UsageError as exc:
-        return usage_error(command_parser, str(exc))
+        parser = _parser(argv)
+        args, extra = parser.parse_known_args(argv)
+        command_parser = getattr(args, "command_parser", parser)
+        if extra:  # as parse_args, but with the usage of the command that got them
+            command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            return ExitCode.USAGE
+        try:
+            return int(handler(args))
+        except UsageError as exc:
+            return usage_error(command_parser, str(exc))
+    finally:
+        if check:
+            resume_gc()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

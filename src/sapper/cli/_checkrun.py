@@ -1,5 +1,5 @@
-"""What ``sapper check`` does once its arguments are parsed (by argparse, or by the fast
-path of :mod:`sapper.cli._fastcheck`): no ``argparse`` import here."""
+"""What ``sapper check`` does once argparse has parsed its arguments, and the pause of the
+garbage collector during its start-up."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def _render(args: argparse.Namespace, results: list[TargetResult]) -> str:
 
 
 class _StartUp:
-    #: Whether the fast path turned the garbage collector off for the start-up.
+    #: Whether :func:`pause_gc` turned the garbage collector off for the start-up.
     gc_paused = False
 
 

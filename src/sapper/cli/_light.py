@@ -1,7 +1,7 @@
-"""What ``sapper check`` needs from the command-line layer on its fast path (see
-:mod:`sapper.cli._fastcheck`): exit codes, the cache cap, progress, ``--select`` values, and
-the option groups ``check`` shares with other commands (they only call ``add_argument``).
-Nothing here imports ``argparse``; :mod:`sapper.cli._common` re-exports all of it."""
+"""What ``sapper check``'s handler needs from the command-line layer (exit codes, the cache
+cap, progress, ``--select`` values) and the option groups several commands share (they only
+call ``add_argument``). Nothing here imports ``argparse``; :mod:`sapper.cli._common`
+re-exports all of it."""
 
 from __future__ import annotations
 
