@@ -22,7 +22,7 @@ from .model import Reference
 if TYPE_CHECKING:
     from .versions import Catalogue
 
-__all__ = ["CHANGES", "Change", "Expected", "change"]
+__all__ = ["CHANGES", "HISTORY_URL", "Change", "Expected", "change", "history_ref"]
 
 HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 
@@ -85,7 +85,8 @@ def _union(cat: Catalogue, spans: tuple[Span, ...]) -> set[str]:
     return out
 
 
-def _ref(version: str, title: str) -> Reference:
+def history_ref(version: str, title: str) -> Reference:
+    """A reference to release ``version``'s entry in setuptools' changelog."""
     return Reference(
         title=f"setuptools {version} changelog: {title}",
         url=f"{HISTORY_URL}#v{version.replace('.', '-')}",
@@ -117,7 +118,7 @@ CHANGES: tuple[Change, ...] = (
         what="`license = file:` in setup.cfg",
         covered="SC008 (oracle)",
         fails=(("40.7.0", None),),
-        references=(_ref("40.7.0", "file: rejected for license (#1551)"),),
+        references=(history_ref("40.7.0", "file: rejected for license (#1551)"),),
         error=Expected(
             type="ValueError|DistutilsOptionError|InvalidConfigError",
             message=r"Only strings are accepted for the license field, files are not accepted",
@@ -182,7 +183,7 @@ CHANGES: tuple[Change, ...] = (
         covered="SP007, SC012 (oracle)",
         notes="fails in 51.3.0–51.3.2 and 59.0.1–59.3.0",
         fails=(("51.3.0", "51.3.3"), ("59.0.0", "59.4.0")),
-        references=(_ref("59.4.0", "newlines in Summary tolerated (#2893)"),),
+        references=(history_ref("59.4.0", "newlines in Summary tolerated (#2893)"),),
         error=Expected(
             # 51.3.0-51.3.1: "newlines not allowed"; 51.3.2 trips over its own warning
             # (AttributeError: module 'warnings' has no attribute 'UserWarning'); 59.0.1-59.3.0:
@@ -228,7 +229,7 @@ CHANGES: tuple[Change, ...] = (
         covered="SP005, SC011 (oracle)",
         notes="values computed at run time (git, dates) are out of reach; `version = file:` is not checked",
         fails=(("66.0.0", None),),
-        references=(_ref("66.0.0", "non-PEP 440 versions removed (#2497)"),),
+        references=(history_ref("66.0.0", "non-PEP 440 versions removed (#2497)"),),
         error=Expected(type="InvalidVersion", message=r"Invalid version"),
     ),
     Change(
@@ -292,7 +293,7 @@ CHANGES: tuple[Change, ...] = (
         covered="SP006, SC010 (oracle)",
         notes="install/extras/setup requirements fail in every release today because pip's newest `wheel` parses them strictly before setuptools 70.1; `python_requires` from 67.0.0",
         fails=(("67.0.0", None),),
-        references=(_ref("67.0.0", "strict requirement parsing (#3790)"),),
+        references=(history_ref("67.0.0", "strict requirement parsing (#3790)"),),
     ),
     Change(id="ST31", what="`get_script_args` and friends", covered="SP003 (oracle)"),
     Change(
@@ -376,7 +377,7 @@ CHANGES: tuple[Change, ...] = (
         notes="overdue: fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` from 75.1.0",
         warns=(("75.1.0", None),),
         due=(("75.1.0", "2025-08-30"),),
-        references=(_ref("75.1.0", "bdist_wheel.universal deprecated (#4617)"),),
+        references=(history_ref("75.1.0", "bdist_wheel.universal deprecated (#4617)"),),
         error=Expected(
             type="SetuptoolsDeprecationWarning", message=r"bdist_wheel.universal is deprecated"
         ),
@@ -539,7 +540,7 @@ CHANGES: tuple[Change, ...] = (
         covered="PP007 (oracle)",
         notes="`pep561-stub-name` accepted from 67.1.0 (validate-pyproject 0.12.1)",
         fails=(("61.0.0", "67.1.0"),),
-        references=(_ref("67.1.0", "stub packages in packages and package-dir (#3798)"),),
+        references=(history_ref("67.1.0", "stub packages in packages and package-dir (#3798)"),),
     ),
     Change(
         id="ST74",
@@ -586,7 +587,7 @@ CHANGES: tuple[Change, ...] = (
         fails=(("80.3.0", "80.3.1"),),
         warns=(("80.3.1", None),),
         due=(("80.3.1", "2025-10-31"),),
-        references=(_ref("80.3.1", "easy_install attributes restored for pbr (#4976)"),),
+        references=(history_ref("80.3.1", "easy_install attributes restored for pbr (#4976)"),),
         error=Expected(
             type="AttributeError",
             message=r"module 'setuptools.command.easy_install' has no attribute",

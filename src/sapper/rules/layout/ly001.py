@@ -8,9 +8,10 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from typing import Any, NamedTuple
 
+from ...changes import HISTORY_URL
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
-from .._emit import HISTORY_URL, make_finding, versions
+from .._emit import make_finding, versions
 
 #: ``FlatLayoutPackageFinder._EXCLUDE`` per era (each name also excludes ``name.*``).
 _PKG_EXCLUDE_61 = (

@@ -9,9 +9,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
+from ...changes import HISTORY_URL
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
-from .._emit import HISTORY_URL, DueEras, due_sets, make_finding, versions
+from .._emit import DueEras, due_sets, make_finding, versions
 
 #: Due dates of the pattern warnings in ``Distribution._find_pattern``.
 _PATTERN_DUE: DueEras = (

@@ -19,9 +19,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ...changes import history_ref
 from ...model import Reference
 from .._base import Context
-from .._emit import HISTORY_URL, DueEras
+from .._emit import DueEras
 
 #: ``project.license`` as a table and ``tool.setuptools.license-files``
 #: (``_apply_pyprojecttoml.py``): 2026-02-18 in 77.0.1-80.10.1, 2027-02-18 since 80.10.2.
@@ -121,11 +122,8 @@ def _compute_supplied(ctx: Context) -> dict[str, tuple[str, int | None, str]]:
     return supplied
 
 
-def _ref(version: str, title: str) -> Reference:
-    return Reference(
-        title=f"setuptools {version} changelog: {title}",
-        url=f"{HISTORY_URL}#v{version.replace('.', '-')}",
-    )
+#: A reference to a release's changelog entry (one definition, in the changes table).
+_ref = history_ref
 
 
 _REF_61 = _ref("61.0.0", "PEP 621 metadata in pyproject.toml, validated (#3067, #3068)")
