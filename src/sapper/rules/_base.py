@@ -19,6 +19,7 @@ __all__ = [
     "all_rules",
     "get_rule",
     "register",
+    "render_index",
     "rule_index",
     "rules_for",
 ]
@@ -100,6 +101,20 @@ class Rule(NamedTuple):
     #: listing of the archive). ``sapper scan`` stops reading an archive early when every
     #: selected rule names its files here.
     reads: frozenset[str] | None = None
+    #: The project file without which the check cannot report (its facts are empty when the
+    #: file is absent); ``sapper check`` neither imports nor runs the rule for a project
+    #: without it. Default: the one file ``reads`` names, if it names one (see
+    #: :attr:`needed_file`).
+    needs: str | None = None
+
+    @property
+    def needed_file(self) -> str | None:
+        """:attr:`needs`, or the one file of :attr:`reads`."""
+        if self.needs is not None:
+            return self.needs
+        if self.reads is not None and len(self.reads) == 1:
+            return next(iter(self.reads))
+        return None
 
     @property
     def fixable(self) -> bool:
@@ -125,9 +140,10 @@ def register(rule: Rule) -> Rule:
 def rule_index() -> dict[str, str]:
     """Rule code -> the module that declares it (``SC001`` -> ``sapper.rules.setup_cfg.sc001``).
 
-    A table written once (``sapper.rules._index``), so that ``sapper check --select SC``
-    imports only the rule modules it runs and nothing lists directories at start-up;
-    :func:`scan_rule_modules` is the truth it is tested against.
+    A table generated from the rule modules (``sapper.rules._index``, written by
+    :func:`render_index` through ``scripts/gen_rules_doc.py``), so that ``sapper check
+    --select SC`` imports only the rule modules it runs and nothing lists directories at
+    start-up; ``tests/test_rules_meta.py`` fails when it is stale.
     """
     from ._index import RULE_MODULES
 
@@ -147,6 +163,41 @@ def scan_rule_modules() -> dict[str, str]:
             if rule_module.fullmatch(info.name):
                 index[info.name.upper()] = f"sapper.rules.{family}.{info.name}"
     return index
+
+
+def render_index() -> str:
+    """The text of ``sapper.rules._index``, derived from the rule modules on disk (their file
+    names: :func:`scan_rule_modules`) and their declarations (``Rule.needed_file``)."""
+    modules = scan_rule_modules()
+    for module in modules.values():
+        importlib.import_module(module)
+    missing = sorted(set(modules) - set(_REGISTRY))
+    if missing:
+        msg = f"rule modules that declare no rule of their name: {', '.join(missing)}"
+        raise RuntimeError(msg)
+    lines = [
+        '"""Rule code -> its module, and the file each rule needs: GENERATED from the rule',
+        "modules by ``scripts/gen_rules_doc.py`` (``sapper.rules._base.render_index``); do not",
+        "edit. A cold ``sapper check`` reads this table instead of listing the family packages",
+        "and importing every rule; ``tests/test_rules_meta.py`` fails when it is stale.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "RULE_MODULES: dict[str, str] = {",
+        *(f'    "{code}": "{modules[code]}",' for code in sorted(modules)),
+        "}",
+        "",
+        "#: Rule code -> the project file without which it cannot report (``Rule.needed_file``).",
+        "NEEDS_FILE: dict[str, str] = {",
+        *(
+            f'    "{code}": "{_REGISTRY[code].needed_file}",'
+            for code in sorted(modules)
+            if _REGISTRY[code].needed_file is not None
+        ),
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _load(codes: Iterable[str]) -> None:

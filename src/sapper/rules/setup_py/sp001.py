@@ -214,5 +214,6 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
             ),
         ),
         check=_check_removed_imports,
+        needs="setup.py",
     )
 )

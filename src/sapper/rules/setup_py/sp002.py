@@ -115,5 +115,6 @@ after porting the code to Python 3, or pin `setuptools<58` in `build-system.requ
             ),
         ),
         check=_check_use_2to3,
+        needs="setup.py",
     )
 )
