@@ -262,13 +262,22 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
     assert {r.code for r in rules_for(present={})} == set(RULE_MODULES) - set(NEEDS_FILE)
 
 
+def _codes(prefix: str) -> list[str]:
+    """The codes of the registered rules that start with ``prefix`` (derived, so that a new
+    rule changes no expectation below)."""
+    return [r.code for r in RULES if r.code.startswith(prefix)]
+
+
 @pytest.mark.parametrize(
     ("select", "ignore", "expected"),
     [
         pytest.param((), (), [r.code for r in RULES], id="all"),
-        pytest.param(("SP01",), (), ["SP010"], id="select-a-prefix"),
+        pytest.param(("SP01",), (), _codes("SP01"), id="select-a-prefix"),
         pytest.param(
-            ("SP",), ("SP00",), ["SP010", "SP900"], id="select-a-family-ignore-a-prefix-of-it"
+            ("SP",),
+            ("SP00",),
+            [c for c in _codes("SP") if c not in _codes("SP00")],
+            id="select-a-family-ignore-a-prefix-of-it",
         ),
         pytest.param(
             (),
@@ -276,10 +285,15 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
             [r.code for r in RULES if r.code.startswith("RQ")],
             id="ignore-only",
         ),
-        pytest.param(("LY001", "RQ"), (), ["LY001", "RQ001", "RQ002"], id="several-selected"),
+        pytest.param(("LY001", "RQ"), (), ["LY001", *_codes("RQ")], id="several-selected"),
         # the most specific selector decides, as in sapper.selection (and scan's read plan)
         pytest.param(("SC001",), ("SC",), ["SC001"], id="a-code-beats-its-prefix"),
-        pytest.param(("SC",), ("SC00",), ["SC010", "SC011", "SC012"], id="ignore-a-sub-prefix"),
+        pytest.param(
+            ("SC",),
+            ("SC00",),
+            [c for c in _codes("SC") if c not in _codes("SC00")],
+            id="ignore-a-sub-prefix",
+        ),
     ],
 )
 def test_rules_for_select_and_ignore(
