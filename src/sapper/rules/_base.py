@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FAMILIES",
     "Context",
+    "Fix",
     "Rule",
     "all_rules",
     "get_rule",
@@ -79,6 +80,26 @@ class Context(ProjectFacts):
         )
 
 
+class Fix(NamedTuple):
+    """How ``sapper fix`` repairs a rule's findings: declared by the rule, next to its check.
+
+    ``apply`` works from the findings (their file and line) and the facts, never detecting
+    again; it is called by the editor of ``path`` (``sapper.fix.setup_cfg`` calls
+    ``apply(fixer, finding, option)`` for each finding, with the option at its line;
+    ``sapper.fix.setup_py`` calls ``apply(editor, findings)`` with all of the rule's findings
+    in setup.py), and edits through that editor, the library of safe edits. Rules that
+    share a fix share one ``Fix`` (``sapper fix --help`` lists them together).
+    """
+
+    #: The file the fix edits.
+    path: str
+    #: Lines for ``sapper fix --help`` (after the codes).
+    help: tuple[str, ...]
+    #: Markdown for the rule doc's "Fix safety" section.
+    safety: str
+    apply: Callable[..., None]
+
+
 # A NamedTuple, not a frozen dataclass: every cold `sapper check` builds this class, and a
 # frozen dataclass costs several exec() calls to build.
 class Rule(NamedTuple):
@@ -116,12 +137,13 @@ class Rule(NamedTuple):
             return next(iter(self.reads))
         return None
 
+    #: How ``sapper fix`` repairs it (None: it does not).
+    fix: Fix | None = None
+
     @property
     def fixable(self) -> bool:
-        """Whether ``sapper fix`` can repair it (it has a fixer in ``sapper.fix.registry``)."""
-        from ..fix.registry import FIXERS
-
-        return self.code in FIXERS
+        """Whether ``sapper fix`` can repair it."""
+        return self.fix is not None
 
 
 _REGISTRY: dict[str, Rule] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import configparser
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
 from ...facts.setup_cfg import (
@@ -22,8 +23,11 @@ from ...facts.setup_cfg import (
 )
 from ...model import Finding, Reference
 from ...versions import CfgFacts, KeyCheck
-from .._base import Context
+from .._base import Context, Fix
 from .._emit import failing_finding
+
+if TYPE_CHECKING:
+    from ...fix.setup_cfg import CfgFixer, CfgOption
 
 _REF_4870 = Reference(
     title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
@@ -430,3 +434,35 @@ def _value_finding(
         failing,
         fix=fix,
     )
+
+
+def _fix_key(fixer: CfgFixer, finding: Finding, opt: CfgOption) -> None:
+    fixer.fix_key(finding.code, opt)
+
+
+#: The fix SC001 and SC002 share: the key renamed to what setuptools reads
+#: (:meth:`sapper.fix.setup_cfg.CfgFixer.fix_key`).
+KEY_FIX = Fix(
+    path="setup.cfg",
+    help=(
+        "setup.cfg keys with dashes or capitals, renamed to what",
+        "setuptools reads (description-file -> long_description = file:",
+        "..., home-page -> url, ...); a [metadata] key setuptools ignores",
+        "anyway (a misspelt decsription-file) is commented out under a",
+        "one-line note. Edited line by line: comments, order and",
+        "indentation stay.",
+    ),
+    safety=(
+        "Safe: a key is renamed to the name setuptools already reads it under (or to the "
+        "key setuptools maps it to: `home-page` becomes `url`, `license-file` "
+        "`license_files`), so the built metadata does not change; `description-file` "
+        "becomes `long_description = file: ...`, which adds the long description "
+        "setuptools silently dropped. Unsafe (only with `--unsafe-fixes`): moving pbr's "
+        "`requires-dist`, `provides-extra` or `requires-python` to `[options]`, which "
+        "changes the declared requirements. A `[metadata]` key setuptools ignores anyway "
+        "(a misspelt `decsription-file`) is commented out under a one-line note: "
+        "setuptools never read it, so the built metadata does not change. A conflicting "
+        "key is reported and left alone."
+    ),
+    apply=_fix_key,
+)

@@ -9,6 +9,7 @@ from ._shared import (
     _REF_4870,
     _REF_4911,
     _REF_5011,
+    KEY_FIX,
     _Check,
 )
 
@@ -66,5 +67,6 @@ long_description_content_type = text/x-rst
         example=((PATH, "[metadata]\nname = example\nauthor-email = dev@example.org\n"),),
         check=_Check("SC001"),
         reads=frozenset({PATH}),
+        fix=KEY_FIX,
     )
 )

@@ -9,6 +9,7 @@ from ._shared import (
     _REF_4870,
     _REF_4911,
     _REF_5011,
+    KEY_FIX,
     _Check,
 )
 
@@ -58,5 +59,6 @@ version = 1.0
         example=((PATH, "[metadata]\nName = example\nversion = 1.0\n"),),
         check=_Check("SC002"),
         reads=frozenset({PATH}),
+        fix=KEY_FIX,
     )
 )
