@@ -261,9 +261,8 @@ def rules_for(
 
 
 def slug_of(code: str) -> str:
-    """The slug of rule ``code``, whichever rules were chosen to run: rules of a family share
-    one detection (``setup_cfg._shared``), which may build a finding of a rule left out by
-    ``--ignore``, whose module is then imported here."""
+    """The slug of rule ``code``, whichever rules were chosen to run (its module is imported
+    if it was not)."""
     _load((code,))
     return _REGISTRY[code].slug
 
