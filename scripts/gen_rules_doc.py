@@ -87,26 +87,31 @@ def render_examples() -> str:
     return json.dumps(golden, indent=1, sort_keys=True) + "\n"
 
 
-def outputs() -> dict[Path, str]:
+def outputs(*, write_index: bool = False) -> dict[Path, str]:
     """Every derived file -> its content. The index comes first: making it imports every
-    rule module on disk, so the registry the others read holds a rule the old index lacks."""
+    rule module on disk, and with ``write_index`` it is written before the others are made,
+    so that the registry they read knows a rule the old index lacked."""
     from sapper.rules._base import render_index
 
-    return {INDEX: render_index(), OUT: render(), EXAMPLES: render_examples()}
+    index = render_index()
+    if write_index and (not INDEX.exists() or INDEX.read_text(encoding="utf-8") != index):
+        INDEX.write_text(index, encoding="utf-8")
+    return {INDEX: index, OUT: render(), EXAMPLES: render_examples()}
 
 
 def main() -> int:
+    check = "--check" in sys.argv
     stale = [
         (path, text)
-        for path, text in outputs().items()
+        for path, text in outputs(write_index=not check).items()
         if not path.exists() or path.read_text(encoding="utf-8") != text
     ]
     for path, text in stale:
-        if "--check" in sys.argv:
+        if check:
             print(f"{path.relative_to(ROOT)} is stale; run python scripts/gen_rules_doc.py")
         else:
             path.write_text(text, encoding="utf-8")
-    return 1 if stale and "--check" in sys.argv else 0
+    return 1 if stale and check else 0
 
 
 if __name__ == "__main__":

@@ -270,7 +270,8 @@ def slug_of(code: str) -> str:
 def get_rule(code: str) -> Rule | None:
     """The rule ``code`` (any case), or None if there is none."""
     code = code.upper()
-    if code not in rule_index():
-        return None
-    _load([code])
+    if code not in _REGISTRY:
+        if code not in rule_index():
+            return None
+        _load([code])
     return _REGISTRY[code]
