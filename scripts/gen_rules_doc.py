@@ -6,14 +6,22 @@
 - ``tests/data/golden/rule-examples.json``: the findings of each rule's example, for the
   rules it does not hold yet (a reviewed golden file: an existing entry is rewritten only by
   ``SAPPER_UPDATE_GOLDEN=1 python -m pytest tests/test_rule_mutants.py``).
+
+The docs are rendered as the tests see them: without the validators of real setuptools
+releases (``SAPPER_VALIDATOR_CACHE`` pointing at an empty directory, unless it is set).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
+
+# as tests/conftest.py does: PP001's example is judged without real validators
+os.environ.setdefault("SAPPER_VALIDATOR_CACHE", tempfile.mkdtemp(prefix="sapper-no-validators-"))
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "rules.md"

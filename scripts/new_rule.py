@@ -26,7 +26,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -278,12 +277,8 @@ def main(argv: list[str] | None = None) -> int:
                 line=line,
             )
         )
-    env = dict(os.environ)
-    env.setdefault("SAPPER_VALIDATOR_CACHE", tempfile.mkdtemp(prefix="sapper-new-rule-"))
     for script in ("gen_rules_doc.py", "gen_catalogue.py"):
-        subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / script)], check=True, cwd=ROOT, env=env
-        )
+        subprocess.run([sys.executable, str(ROOT / "scripts" / script)], check=True, cwd=ROOT)
     written = [module, ROOT / test_file, CHANGES]
     ruff = shutil.which(
         "ruff", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
