@@ -1,4 +1,4 @@
-"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST77).
+"""One home for setuptools' changes: every entry of the breaking-change history (ST01...).
 
 Each entry says what changed, which sapper rules cover it (or why none can), and, for the
 entries the rules cite, the releases that fail (``fails``: ``[first, stop)`` ranges, an open
@@ -422,6 +422,7 @@ CHANGES: tuple[Change, ...] = (
         what="`project.license` table",
         covered="PP004 (oracle)",
         notes="pending in 84.2.1 (due 2027-02-18); 77.0.1–80.10.1 carried 2026-02-18, overdue there",
+        due=(("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18")),
     ),
     Change(
         id="ST54",
@@ -433,7 +434,9 @@ CHANGES: tuple[Change, ...] = (
         id="ST55",
         what="`[tool.setuptools] license-files`",
         covered="PP006 (oracle)",
+        notes="fails when [project] sets `license-files` too; otherwise a deprecation warning",
         fails=(("77.0.1", None),),
+        due=(("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18")),
     ),
     Change(
         id="ST56",

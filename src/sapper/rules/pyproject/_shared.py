@@ -22,11 +22,9 @@ from typing import Any
 from ...changes import history_ref
 from ...model import Reference
 from .._base import Context
-from .._emit import DueEras
 
 #: ``project.license`` as a table and ``tool.setuptools.license-files``
 #: (``_apply_pyprojecttoml.py``): 2026-02-18 in 77.0.1-80.10.1, 2027-02-18 since 80.10.2.
-LICENSE_TABLE_DUE: DueEras = (("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18"))
 
 
 PATH = "pyproject.toml"

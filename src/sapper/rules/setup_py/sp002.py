@@ -38,7 +38,8 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
         # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
         # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
         if _falsy(kw.value):
-            failing = {v for v in cat.universe if v == "58.0.2"}
+            fast = change("ST11").fails[0][0]  # the release that failed fast for any value
+            failing = {v for v in cat.universe if v == fast}
             what = (
                 f"a false value (`use_2to3={kw.value!r}`) only failed in "
                 "setuptools 58.0.2; drop the keyword"
