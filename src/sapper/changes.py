@@ -22,7 +22,26 @@ from .model import Reference
 if TYPE_CHECKING:
     from .versions import Catalogue
 
-__all__ = ["CHANGES", "HISTORY_URL", "Change", "Expected", "change", "history_ref"]
+__all__ = [
+    "CHANGES",
+    "DYNAMIC_FROM_SETUP_SINCE",
+    "DYNAMIC_KEYS_SINCE",
+    "FLAT_LAYOUT_CONFIGURED",
+    "FLAT_LAYOUT_ERAS",
+    "HISTORY_URL",
+    "LICENSE_DOTDOT_DUE",
+    "MISSING_DYNAMIC_DEFAULT",
+    "MISSING_DYNAMIC_EFFECTS",
+    "PROJECT_KEYS_SINCE",
+    "PROJECT_RELAX",
+    "PROJECT_TABLE_SINCE",
+    "PROJECT_VERSION_REQUIRED_SINCE",
+    "TOOL_KEYS_SINCE",
+    "Change",
+    "Expected",
+    "change",
+    "history_ref",
+]
 
 HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 
@@ -307,6 +326,11 @@ CHANGES: tuple[Change, ...] = (
         what="setup.py metadata not in `project.dynamic`",
         covered="PP008 (oracle)",
         notes="mostly silent from 69.0.0 (the field is dropped); `long_description` and `python_requires` crash the build from 69.0.0, `license` in 69.0.0–76.1.0; overdue warning 67.7.0–68.2.2",
+        # 61.2.0 (#3218) keeps the value with a warning; 67.7.0 gives it a due date;
+        # 69.0.0 (#4066) enforces PEP 621 (MISSING_DYNAMIC_EFFECTS, field by field).
+        warns=(("61.2.0", None),),
+        due=(("67.7.0", "2023-10-30"),),
+        until="69.0.0",
     ),
     Change(
         id="ST35",
@@ -429,6 +453,10 @@ CHANGES: tuple[Change, ...] = (
         what="license-file patterns",
         covered="LY002 (oracle)",
         notes="patterns from setup.cfg, setup.py and both pyproject tables",
+        # an absolute pattern fails; one that matches nothing (or is no glob) warns, with
+        # these due dates (`Distribution._find_pattern`); `..`: LICENSE_DOTDOT_DUE
+        fails=(("77.0.1", None),),
+        due=(("77.0.1", "2026-02-20"), ("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18")),
     ),
     Change(
         id="ST55",
@@ -597,6 +625,65 @@ CHANGES: tuple[Change, ...] = (
         ),
     ),
 )
+
+# ------------------------------------------------------------ release bounds rules read
+# Bounds that are no single entry's failing range or due dates; each names its entry. A
+# rule takes every version it compares with from here or from an entry, never a literal.
+
+#: ST23, ST71: the first release that reads (and validates) `[project]`; older releases
+#: ignore the table.
+PROJECT_TABLE_SINCE = "61.0.0"
+#: ST23: `_skip_bad_config`: [first, stop) of the releases that ignore an invalid [project]
+#: holding only a few popular keys, with a warning (61.2.0, #3215); 68.0.0 (#3948) ended it.
+PROJECT_RELAX = ("61.2.0", "68.0.0")
+#: ST23: from 61.2.0 a field listed in `project.dynamic` may be filled from setup.py or
+#: setup.cfg (`_ensure_previously_set`); 61.0.0-61.1.1 fill it only from
+#: [tool.setuptools.dynamic].
+DYNAMIC_FROM_SETUP_SINCE = "61.2.0"
+#: ST23: the first release that stops on a [project] without `version` that does not list
+#: it in `dynamic` ("`project` must contain ['version'] properties").
+PROJECT_VERSION_REQUIRED_SINCE = "61.2.0"
+#: ST23, ST50, ST76: [project] keys the vendored schema accepts from a release (PEP 639 in
+#: 77.0.1, PEP 794 in 82.0.1).
+PROJECT_KEYS_SINCE = {
+    "license-files": "77.0.1",
+    "import-names": "82.0.1",
+    "import-namespaces": "82.0.1",
+}
+#: ST71: [tool.setuptools] keys accepted from a release.
+TOOL_KEYS_SINCE = {"ext-modules": "74.1.0"}
+#: ST71: `[tool.setuptools.dynamic]` fields accepted from a release.
+DYNAMIC_KEYS_SINCE = {"dependencies": "62.6.0", "optional-dependencies": "62.6.0"}
+#: ST34: what becomes of a field setup.py or setup.cfg supplies that `project.dynamic`
+#: does not list, per field: (first release, stop or None, "fails"/"dropped"/"kept"). Probed
+#: field by field on every release from 68.2.2 to 84.2.1 (69.1.0-70.0.0 for
+#: optional-dependencies: no crash, kept or dropped not established, reported as dropped).
+MISSING_DYNAMIC_EFFECTS: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "readme": (("69.0.0", None, "fails"),),
+    "requires-python": (("69.0.0", None, "fails"),),
+    "license": (("69.0.0", "77.0.1", "fails"), ("77.0.1", None, "dropped")),
+    "optional-dependencies": (
+        ("69.0.0", "69.1.0", "fails"),
+        ("69.1.0", "70.1.0", "dropped"),
+        ("70.1.0", "75.3.0", "kept"),
+        ("75.3.0", None, "dropped"),
+    ),
+    "authors": (("69.0.0", None, "kept"),),
+    "maintainers": (("69.0.0", None, "kept"),),
+    "entry-points": (("69.0.0", None, "kept"),),
+}
+#: ST34: the effect for any other field.
+MISSING_DYNAMIC_DEFAULT: tuple[tuple[str, str | None, str], ...] = (("69.0.0", None, "dropped"),)
+#: ST22: the releases from which `FlatLayoutPackageFinder` reserves a new set of names
+#: (61.0.0, then `htmlcov` in 67.5.1, `debian` and `newsfragments` in 68.1.0).
+FLAT_LAYOUT_ERAS = ("61.0.0", "67.5.1", "68.1.0")
+#: ST22: the release from which a `configuration=` keyword of setup() (numpy.distutils)
+#: skips automatic discovery.
+FLAT_LAYOUT_CONFIGURED = "61.1.0"
+#: ST54: a `..` license pattern failed in 77.0.1 and warns from 77.0.3 (#4896), with these
+#: due dates.
+LICENSE_DOTDOT_DUE = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
+
 
 _BY_ID = {c.id: c for c in CHANGES}
 
