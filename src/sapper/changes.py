@@ -30,6 +30,7 @@ __all__ = [
     "FLAT_LAYOUT_ERAS",
     "HISTORY_URL",
     "LICENSE_DOTDOT_DUE",
+    "LICENSE_EXPRESSION_SINCE",
     "MISSING_DYNAMIC_DEFAULT",
     "MISSING_DYNAMIC_EFFECTS",
     "PROJECT_KEYS_SINCE",
@@ -643,13 +644,16 @@ DYNAMIC_FROM_SETUP_SINCE = "61.2.0"
 #: ST23: the first release that stops on a [project] without `version` that does not list
 #: it in `dynamic` ("`project` must contain ['version'] properties").
 PROJECT_VERSION_REQUIRED_SINCE = "61.2.0"
-#: ST23, ST50, ST76: [project] keys the vendored schema accepts from a release (PEP 639 in
+#: ST23, ST71, ST76: [project] keys the vendored schema accepts from a release (PEP 639 in
 #: 77.0.1, PEP 794 in 82.0.1).
 PROJECT_KEYS_SINCE = {
     "license-files": "77.0.1",
     "import-names": "82.0.1",
     "import-namespaces": "82.0.1",
 }
+#: ST71: the first release that accepts a PEP 639 license expression as the
+#: `project.license` string (older releases with [project] reject any string).
+LICENSE_EXPRESSION_SINCE = "77.0.1"
 #: ST71: [tool.setuptools] keys accepted from a release.
 TOOL_KEYS_SINCE = {"ext-modules": "74.1.0"}
 #: ST71: `[tool.setuptools.dynamic]` fields accepted from a release.
