@@ -113,6 +113,9 @@ def history_ref(version: str, title: str) -> Reference:
     )
 
 
+_ref = history_ref  # the short name the table below uses
+
+
 CHANGES: tuple[Change, ...] = (
     Change(
         id="ST01",
@@ -138,7 +141,7 @@ CHANGES: tuple[Change, ...] = (
         what="`license = file:` in setup.cfg",
         covered="SC008 (oracle)",
         fails=(("40.7.0", None),),
-        references=(history_ref("40.7.0", "file: rejected for license (#1551)"),),
+        references=(_ref("40.7.0", "file: rejected for license (#1551)"),),
         error=Expected(
             type="ValueError|DistutilsOptionError|InvalidConfigError",
             message=r"Only strings are accepted for the license field, files are not accepted",
@@ -203,7 +206,7 @@ CHANGES: tuple[Change, ...] = (
         covered="SP007, SC012 (oracle)",
         notes="fails in 51.3.0–51.3.2 and 59.0.1–59.3.0",
         fails=(("51.3.0", "51.3.3"), ("59.0.0", "59.4.0")),
-        references=(history_ref("59.4.0", "newlines in Summary tolerated (#2893)"),),
+        references=(_ref("59.4.0", "newlines in Summary tolerated (#2893)"),),
         error=Expected(
             # 51.3.0-51.3.1: "newlines not allowed"; 51.3.2 trips over its own warning
             # (AttributeError: module 'warnings' has no attribute 'UserWarning'); 59.0.1-59.3.0:
@@ -249,7 +252,7 @@ CHANGES: tuple[Change, ...] = (
         covered="SP005, SC011 (oracle)",
         notes="values computed at run time (git, dates) are out of reach; `version = file:` is not checked",
         fails=(("66.0.0", None),),
-        references=(history_ref("66.0.0", "non-PEP 440 versions removed (#2497)"),),
+        references=(_ref("66.0.0", "non-PEP 440 versions removed (#2497)"),),
         error=Expected(type="InvalidVersion", message=r"Invalid version"),
     ),
     Change(
@@ -313,7 +316,7 @@ CHANGES: tuple[Change, ...] = (
         covered="SP006, SC010 (oracle)",
         notes="install/extras/setup requirements fail in every release today because pip's newest `wheel` parses them strictly before setuptools 70.1; `python_requires` from 67.0.0",
         fails=(("67.0.0", None),),
-        references=(history_ref("67.0.0", "strict requirement parsing (#3790)"),),
+        references=(_ref("67.0.0", "strict requirement parsing (#3790)"),),
     ),
     Change(id="ST31", what="`get_script_args` and friends", covered="SP003 (oracle)"),
     Change(
@@ -402,7 +405,7 @@ CHANGES: tuple[Change, ...] = (
         notes="overdue: fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` from 75.1.0",
         warns=(("75.1.0", None),),
         due=(("75.1.0", "2025-08-30"),),
-        references=(history_ref("75.1.0", "bdist_wheel.universal deprecated (#4617)"),),
+        references=(_ref("75.1.0", "bdist_wheel.universal deprecated (#4617)"),),
         error=Expected(
             type="SetuptoolsDeprecationWarning", message=r"bdist_wheel.universal is deprecated"
         ),
@@ -572,7 +575,7 @@ CHANGES: tuple[Change, ...] = (
         covered="PP007 (oracle)",
         notes="`pep561-stub-name` accepted from 67.1.0 (validate-pyproject 0.12.1)",
         fails=(("61.0.0", "67.1.0"),),
-        references=(history_ref("67.1.0", "stub packages in packages and package-dir (#3798)"),),
+        references=(_ref("67.1.0", "stub packages in packages and package-dir (#3798)"),),
     ),
     Change(
         id="ST74",
@@ -619,7 +622,7 @@ CHANGES: tuple[Change, ...] = (
         fails=(("80.3.0", "80.3.1"),),
         warns=(("80.3.1", None),),
         due=(("80.3.1", "2025-10-31"),),
-        references=(history_ref("80.3.1", "easy_install attributes restored for pbr (#4976)"),),
+        references=(_ref("80.3.1", "easy_install attributes restored for pbr (#4976)"),),
         error=Expected(
             type="AttributeError",
             message=r"module 'setuptools.command.easy_install' has no attribute",
