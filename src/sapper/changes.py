@@ -22,27 +22,7 @@ from .model import Reference
 if TYPE_CHECKING:
     from .versions import Catalogue
 
-__all__ = [
-    "CHANGES",
-    "DYNAMIC_FROM_SETUP_SINCE",
-    "DYNAMIC_KEYS_SINCE",
-    "FLAT_LAYOUT_CONFIGURED",
-    "FLAT_LAYOUT_ERAS",
-    "HISTORY_URL",
-    "LICENSE_DOTDOT_DUE",
-    "LICENSE_EXPRESSION_SINCE",
-    "MISSING_DYNAMIC_DEFAULT",
-    "MISSING_DYNAMIC_EFFECTS",
-    "PROJECT_KEYS_SINCE",
-    "PROJECT_RELAX",
-    "PROJECT_TABLE_SINCE",
-    "PROJECT_VERSION_REQUIRED_SINCE",
-    "TOOL_KEYS_SINCE",
-    "Change",
-    "Expected",
-    "change",
-    "history_ref",
-]
+__all__ = ["CHANGES", "HISTORY_URL", "Change", "Expected", "change", "history_ref"]
 
 HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 
@@ -631,11 +611,10 @@ CHANGES: tuple[Change, ...] = (
 )
 
 # ------------------------------------------------------------ release bounds rules read
-# Bounds that are no single entry's failing range or due dates; each names its entry. A
-# rule takes every version it compares with from here or from an entry, never a literal.
+# Bounds that are no entry's failing range or due dates, each naming its entry: a rule
+# takes every version it compares with from here or from an entry, never a literal.
 
-#: ST23, ST71: the first release that reads (and validates) `[project]`; older releases
-#: ignore the table.
+#: ST23, ST71: the first release that reads (and validates) `[project]`.
 PROJECT_TABLE_SINCE = "61.0.0"
 #: ST23: `_skip_bad_config`: [first, stop) of the releases that ignore an invalid [project]
 #: holding only a few popular keys, with a warning (61.2.0, #3215); 68.0.0 (#3948) ended it.
@@ -684,11 +663,9 @@ MISSING_DYNAMIC_DEFAULT: tuple[tuple[str, str | None, str], ...] = (("69.0.0", N
 #: ST22: the releases from which `FlatLayoutPackageFinder` reserves a new set of names
 #: (61.0.0, then `htmlcov` in 67.5.1, `debian` and `newsfragments` in 68.1.0).
 FLAT_LAYOUT_ERAS = ("61.0.0", "67.5.1", "68.1.0")
-#: ST22: the release from which a `configuration=` keyword of setup() (numpy.distutils)
-#: skips automatic discovery.
+#: ST22: from this release a `configuration=` keyword of setup() skips discovery.
 FLAT_LAYOUT_CONFIGURED = "61.1.0"
-#: ST54: a `..` license pattern failed in 77.0.1 and warns from 77.0.3 (#4896), with these
-#: due dates.
+#: ST54: a `..` license pattern failed in 77.0.1 and warns from 77.0.3 (#4896), due then.
 LICENSE_DOTDOT_DUE = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
 
 
