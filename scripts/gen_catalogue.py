@@ -9,10 +9,12 @@ from sapper.changes import CHANGES
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "catalogue.md"
 
-HEAD = """\
+_FIRST, _LAST = CHANGES[0].id, CHANGES[-1].id
+
+HEAD = f"""\
 # The catalogue: every known setuptools break, and how sapper covers it
 
-This page maps each entry of the setuptools breaking-change history (ST01–ST77, compiled
+This page maps each entry of the setuptools breaking-change history ({_FIRST}–{_LAST}, compiled
 from setuptools' changelog, its source and probe builds; see `../shared/reference/`) to
 the sapper rule that detects it, or says why no static rule can, and what would catch it
 instead. "Oracle" means a test in `tests/oracle/` builds a minimal project through the PEP

@@ -1,17 +1,40 @@
-"""Write docs/rules.md from the rule registry (``--check``: exit 1 if it is stale)."""
+"""Write what is derived from the rule modules (``--check``: exit 1 if any is stale).
+
+- ``docs/rules.md``: every rule's documentation, from the registry;
+- ``src/sapper/rules/_index.py``: rule code -> module, and the file each rule needs
+  (``sapper.rules._base.render_index``: from the modules' file names and ``Rule.needed_file``);
+- ``tests/data/golden/rule-examples.json``: the findings of each rule's example, for the
+  rules it does not hold yet (a reviewed golden file: an existing entry is rewritten only by
+  ``SAPPER_UPDATE_GOLDEN=1 python -m pytest tests/test_rule_mutants.py``).
+
+The docs are rendered as the tests see them: without the validators of real setuptools
+releases (``SAPPER_VALIDATOR_CACHE`` pointing at an empty directory, unless it is set).
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
-from sapper.render.explain import explain
-from sapper.rules import all_rules
+# as tests/conftest.py does: PP001's example is judged without real validators
+os.environ.setdefault("SAPPER_VALIDATOR_CACHE", tempfile.mkdtemp(prefix="sapper-no-validators-"))
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "rules.md"
+INDEX = ROOT / "src" / "sapper" / "rules" / "_index.py"
+EXAMPLES = ROOT / "tests" / "data" / "golden" / "rule-examples.json"
+#: The "today" of the golden examples (``tests/helpers.TODAY``, which a test compares).
+EXAMPLES_TODAY = dt.date(2026, 12, 3)
 
 
 def render() -> str:
+    from sapper.render.explain import explain
+    from sapper.rules import all_rules
+
     rules = all_rules()
     parts = [
         "# Rules",
@@ -31,15 +54,72 @@ def render() -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
+def example_findings(code: str, today: dt.date = EXAMPLES_TODAY) -> list[dict[str, object]]:
+    """What ``sapper check`` finds of rule ``code`` in the rule's own example."""
+    from sapper.check import Options, check_files
+    from sapper.rules import get_rule
+    from sapper.sources import ProjectFiles
+
+    rule = get_rule(code)
+    assert rule is not None, code
+    files = {path: text.encode("utf-8", "surrogateescape") for path, text in rule.example}
+    project = ProjectFiles(label="example", root="", files=files, names=tuple(sorted(files)))
+    result = check_files(project, target="example", kind="directory", options=Options(today=today))
+    return [
+        {
+            "path": f.path,
+            "line": f.line,
+            "column": f.column,
+            # SP900 names the Python it judged for: this interpreter's, whichever runs this
+            "message": f.message.replace(
+                f"Python {sys.version_info[0]}.{sys.version_info[1]}", "Python X.Y"
+            ),
+            "fix": f.fix,
+            "fails": list(f.fails),
+            "fails_enforced": list(f.fails_enforced),
+            "warns": list(f.warns),
+        }
+        for f in result.findings
+        if f.code == code
+    ]
+
+
+def render_examples() -> str:
+    """The golden examples file with an entry added for each rule it lacks."""
+    from sapper.rules import all_rules
+
+    golden = json.loads(EXAMPLES.read_text(encoding="utf-8")) if EXAMPLES.exists() else {}
+    for rule in all_rules():
+        if rule.code not in golden:
+            golden[rule.code] = example_findings(rule.code)
+    return json.dumps(golden, indent=1, sort_keys=True) + "\n"
+
+
+def outputs(*, write_index: bool = False) -> dict[Path, str]:
+    """Every derived file -> its content. The index comes first: making it imports every
+    rule module on disk, and with ``write_index`` it is written before the others are made,
+    so that the registry they read knows a rule the old index lacked."""
+    from sapper.rules._base import render_index
+
+    index = render_index()
+    if write_index and (not INDEX.exists() or INDEX.read_text(encoding="utf-8") != index):
+        INDEX.write_text(index, encoding="utf-8")
+    return {INDEX: index, OUT: render(), EXAMPLES: render_examples()}
+
+
 def main() -> int:
-    text = render()
-    if "--check" in sys.argv:
-        if OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale; run python scripts/gen_rules_doc.py")
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    return 0
+    check = "--check" in sys.argv
+    stale = [
+        (path, text)
+        for path, text in outputs(write_index=not check).items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+    for path, text in stale:
+        if check:
+            print(f"{path.relative_to(ROOT)} is stale; run python scripts/gen_rules_doc.py")
+        else:
+            path.write_text(text, encoding="utf-8")
+    return 1 if stale and check else 0
 
 
 if __name__ == "__main__":

@@ -232,3 +232,48 @@ def test_comment_that_would_be_lost_blocks_the_edit() -> None:
     assert not result.changed
     assert [e.status for e in result.edits] == ["skipped"]
     assert "# keep me" in result.edits[0].message
+
+
+# The fixers work from the findings' locations: what `check` did not report is not edited.
+
+_PINNED = '[build-system]\nrequires = ["setuptools<82"]\nbuild-backend = "setuptools.build_meta"\n'
+_BOTH = (
+    "import pkg_resources\n"
+    "from setuptools import setup\n"
+    "from setuptools.command.test import test\n"
+    "V = pkg_resources.get_distribution('x').version\n"
+    "setup(name='x', cmdclass={'test': test})\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "lines", "kept"),
+    [
+        # setuptools<82 still has pkg_resources: its finding is not reported, so the import
+        # stays; the test command (gone in 72.0.0) is fixed
+        pytest.param(_PINNED, [3], "import pkg_resources\n", id="pinned-below-82"),
+        pytest.param(None, [3, 1], "import importlib.metadata\n", id="unpinned"),
+    ],
+)
+def test_only_reported_findings_are_fixed(
+    pyproject: str | None, lines: list[int], kept: str
+) -> None:
+    files = {"setup.py": _BOTH} | ({"pyproject.toml": pyproject} if pyproject else {})
+    result = fix_files(project(files), today=TODAY)
+    assert [(e.code, e.line, e.status) for e in result.edits] == [
+        ("SP001", line, "applied") for line in lines
+    ]
+    assert result.files["setup.py"].decode().startswith(kept)
+
+
+def test_a_fixer_edits_only_at_its_findings() -> None:
+    """Two `use_2to3=` in two setup() calls, one finding handed over: one edit."""
+    from sapper.fix.setup_py import fix_setup_py
+
+    source = "from setuptools import setup\nsetup(use_2to3=False)\nsetup(use_2to3=False)\n"
+    found = [f for f in check({"setup.py": source}).findings if f.code == "SP002"]
+    assert [f.line for f in found] == [2, 3]
+    new, edits = fix_setup_py(source.encode(), found[1:])
+    assert [(e.code, e.line) for e in edits] == [("SP002", 3)]
+    assert new == b"from setuptools import setup\nsetup(use_2to3=False)\nsetup()\n"
+    assert fix_setup_py(source.encode(), []) == (None, [])

@@ -1,4 +1,4 @@
-"""One home for setuptools' changes: every entry of the breaking-change history (ST01-ST77).
+"""One home for setuptools' changes: every entry of the breaking-change history (ST01...).
 
 Each entry says what changed, which sapper rules cover it (or why none can), and, for the
 entries the rules cite, the releases that fail (``fails``: ``[first, stop)`` ranges, an open
@@ -22,7 +22,7 @@ from .model import Reference
 if TYPE_CHECKING:
     from .versions import Catalogue
 
-__all__ = ["CHANGES", "Change", "Expected", "change"]
+__all__ = ["CHANGES", "HISTORY_URL", "Change", "Expected", "change", "history_ref"]
 
 HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 
@@ -85,11 +85,15 @@ def _union(cat: Catalogue, spans: tuple[Span, ...]) -> set[str]:
     return out
 
 
-def _ref(version: str, title: str) -> Reference:
+def history_ref(version: str, title: str) -> Reference:
+    """A reference to release ``version``'s entry in setuptools' changelog."""
     return Reference(
         title=f"setuptools {version} changelog: {title}",
         url=f"{HISTORY_URL}#v{version.replace('.', '-')}",
     )
+
+
+_ref = history_ref  # the short name the table below uses
 
 
 CHANGES: tuple[Change, ...] = (
@@ -306,6 +310,11 @@ CHANGES: tuple[Change, ...] = (
         what="setup.py metadata not in `project.dynamic`",
         covered="PP008 (oracle)",
         notes="mostly silent from 69.0.0 (the field is dropped); `long_description` and `python_requires` crash the build from 69.0.0, `license` in 69.0.0–76.1.0; overdue warning 67.7.0–68.2.2",
+        # 61.2.0 (#3218) keeps the value with a warning; 67.7.0 gives it a due date;
+        # 69.0.0 (#4066) enforces PEP 621 (MISSING_DYNAMIC_EFFECTS, field by field).
+        warns=(("61.2.0", None),),
+        due=(("67.7.0", "2023-10-30"),),
+        until="69.0.0",
     ),
     Change(
         id="ST35",
@@ -421,18 +430,25 @@ CHANGES: tuple[Change, ...] = (
         what="`project.license` table",
         covered="PP004 (oracle)",
         notes="pending in 84.2.1 (due 2027-02-18); 77.0.1–80.10.1 carried 2026-02-18, overdue there",
+        due=(("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18")),
     ),
     Change(
         id="ST54",
         what="license-file patterns",
         covered="LY002 (oracle)",
         notes="patterns from setup.cfg, setup.py and both pyproject tables",
+        # an absolute pattern fails; one that matches nothing (or is no glob) warns, with
+        # these due dates (`Distribution._find_pattern`); `..`: LICENSE_DOTDOT_DUE
+        fails=(("77.0.1", None),),
+        due=(("77.0.1", "2026-02-20"), ("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18")),
     ),
     Change(
         id="ST55",
         what="`[tool.setuptools] license-files`",
         covered="PP006 (oracle)",
+        notes="fails when [project] sets `license-files` too; otherwise a deprecation warning",
         fails=(("77.0.1", None),),
+        due=(("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18")),
     ),
     Change(
         id="ST56",
@@ -593,6 +609,65 @@ CHANGES: tuple[Change, ...] = (
         ),
     ),
 )
+
+# ------------------------------------------------------------ release bounds rules read
+# Bounds that are no entry's failing range or due dates, each naming its entry: a rule
+# takes every version it compares with from here or from an entry, never a literal.
+
+#: ST23, ST71: the first release that reads (and validates) `[project]`.
+PROJECT_TABLE_SINCE = "61.0.0"
+#: ST23: `_skip_bad_config`: [first, stop) of the releases that ignore an invalid [project]
+#: holding only a few popular keys, with a warning (61.2.0, #3215); 68.0.0 (#3948) ended it.
+PROJECT_RELAX = ("61.2.0", "68.0.0")
+#: ST23: from 61.2.0 a field listed in `project.dynamic` may be filled from setup.py or
+#: setup.cfg (`_ensure_previously_set`); 61.0.0-61.1.1 fill it only from
+#: [tool.setuptools.dynamic].
+DYNAMIC_FROM_SETUP_SINCE = "61.2.0"
+#: ST23: the first release that stops on a [project] without `version` that does not list
+#: it in `dynamic` ("`project` must contain ['version'] properties").
+PROJECT_VERSION_REQUIRED_SINCE = "61.2.0"
+#: ST23, ST71, ST76: [project] keys the vendored schema accepts from a release (PEP 639 in
+#: 77.0.1, PEP 794 in 82.0.1).
+PROJECT_KEYS_SINCE = {
+    "license-files": "77.0.1",
+    "import-names": "82.0.1",
+    "import-namespaces": "82.0.1",
+}
+#: ST71: the first release that accepts a PEP 639 license expression as the
+#: `project.license` string (older releases with [project] reject any string).
+LICENSE_EXPRESSION_SINCE = "77.0.1"
+#: ST71: [tool.setuptools] keys accepted from a release.
+TOOL_KEYS_SINCE = {"ext-modules": "74.1.0"}
+#: ST71: `[tool.setuptools.dynamic]` fields accepted from a release.
+DYNAMIC_KEYS_SINCE = {"dependencies": "62.6.0", "optional-dependencies": "62.6.0"}
+#: ST34: what becomes of a field setup.py or setup.cfg supplies that `project.dynamic`
+#: does not list, per field: (first release, stop or None, "fails"/"dropped"/"kept"). Probed
+#: field by field on every release from 68.2.2 to 84.2.1 (69.1.0-70.0.0 for
+#: optional-dependencies: no crash, kept or dropped not established, reported as dropped).
+MISSING_DYNAMIC_EFFECTS: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "readme": (("69.0.0", None, "fails"),),
+    "requires-python": (("69.0.0", None, "fails"),),
+    "license": (("69.0.0", "77.0.1", "fails"), ("77.0.1", None, "dropped")),
+    "optional-dependencies": (
+        ("69.0.0", "69.1.0", "fails"),
+        ("69.1.0", "70.1.0", "dropped"),
+        ("70.1.0", "75.3.0", "kept"),
+        ("75.3.0", None, "dropped"),
+    ),
+    "authors": (("69.0.0", None, "kept"),),
+    "maintainers": (("69.0.0", None, "kept"),),
+    "entry-points": (("69.0.0", None, "kept"),),
+}
+#: ST34: the effect for any other field.
+MISSING_DYNAMIC_DEFAULT: tuple[tuple[str, str | None, str], ...] = (("69.0.0", None, "dropped"),)
+#: ST22: the releases from which `FlatLayoutPackageFinder` reserves a new set of names
+#: (61.0.0, then `htmlcov` in 67.5.1, `debian` and `newsfragments` in 68.1.0).
+FLAT_LAYOUT_ERAS = ("61.0.0", "67.5.1", "68.1.0")
+#: ST22: from this release a `configuration=` keyword of setup() skips discovery.
+FLAT_LAYOUT_CONFIGURED = "61.1.0"
+#: ST54: a `..` license pattern failed in 77.0.1 and warns from 77.0.3 (#4896), due then.
+LICENSE_DOTDOT_DUE = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
+
 
 _BY_ID = {c.id: c for c in CHANGES}
 

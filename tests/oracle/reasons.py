@@ -2,22 +2,41 @@
 message pattern (see harness.Reason). An oracle comparison where sapper says "fails" passes
 only if setuptools failed with one of the reasons of a rule in the verdict's ``because``.
 
-The texts come from the setuptools sources and from running the oracle cases; where old
-and new releases word an error differently, both wordings are listed. (Helper ``arch``'s
-table of setuptools changes is meant to take this over: ``reasons_for`` is the one place
-the oracle tests ask.)
+A rule's reasons are DERIVED from the changes table first: the ``error`` of every entry of
+``sapper.changes`` whose ``covered`` names the rule (:func:`_from_changes`). ``OTHER`` holds
+only the failures no entry's ``error`` describes (older wordings, crashes of single
+releases, errors raised by Python or the frontend); the texts come from the setuptools
+sources and from running the oracle cases. ``reasons_for`` is the one place the oracle
+tests ask.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+from sapper.changes import CHANGES
 
 from .harness import Reason
 
 _DEPRECATION = ("SetuptoolsDeprecationWarning",)
 _CONFIG = ("InvalidConfigError", "SetuptoolsDeprecationWarning")
 
-REASONS: dict[str, tuple[Reason, ...]] = {
+
+def _from_changes() -> dict[str, tuple[Reason, ...]]:
+    """Rule code -> the errors of the changes entries that name it in ``covered``."""
+    out: dict[str, list[Reason]] = {}
+    for entry in CHANGES:
+        if entry.error is None:
+            continue
+        reason = Reason(tuple(entry.error.type.split("|")), entry.error.message)
+        for code in re.findall(r"\b[A-Z]{2}[0-9]{3}\b", entry.covered):
+            out.setdefault(code, []).append(reason)
+    return {code: tuple(reasons) for code, reasons in out.items()}
+
+
+#: The failures no changes entry's ``error`` describes, per rule.
+OTHER: dict[str, tuple[Reason, ...]] = {
     # -- setup.cfg ---------------------------------------------------------------------
     "SC001": (Reason(_CONFIG, r"Invalid dash-separated (key|options)"),),
     "SC002": (Reason(_CONFIG, r"Invalid uppercase (key|configuration)"),),
@@ -39,38 +58,26 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         Reason(("InterpolationSyntaxError",), r"'%' must be followed by '%' or '\('"),
     ),
     "SC007": (Reason(("DistutilsOptionError",), r"Unsupported distribution option section: \["),),
-    "SC008": (Reason(("ValueError",), r"Only strings are accepted for the license field"),),
-    "SC009": (Reason(_DEPRECATION, r"bdist_wheel\.universal is deprecated"),),
     "SC010": (
         Reason(("InvalidRequirement",), r"Expected|Parse error|Ambiguous requirement marker"),
         Reason(("InvalidSpecifier",), r"Invalid specifier"),
         Reason(("SystemExit",), r"must be a string .*valid"),
     ),
-    "SC011": (Reason(("InvalidVersion",), r"^Invalid version: "),),
-    "SC012": (Reason(("ValueError",), r"(?i)^newlines (are )?not allowed"),),
     # -- setup.py ----------------------------------------------------------------------
     "SP001": (
         Reason(
             ("ModuleNotFoundError",), r"^No module named '(pkg_resources|setuptools|distutils)\b"
         ),
     ),
-    "SP002": (Reason(("SystemExit",), r"error in \S+ setup command: use_2to3 is invalid"),),
     "SP003": (
         Reason(("ImportError",), r"^cannot import name '\w+' from '(setuptools|pkg_resources)\b"),
         Reason(_DEPRECATION, r"(?i)deprecated|disabled"),
     ),
     "SP004": (Reason(("SystemExit",), r"'(install|setup)_requires' must be .*Unordered types"),),
-    "SP005": (Reason(("InvalidVersion",), r"^Invalid version: "),),
     "SP006": (
         Reason(("SystemExit",), r"must be a string .*valid"),
         Reason(("InvalidRequirement",), r"Expected|Parse error"),
     ),
-    "SP007": (Reason(("ValueError",), r"(?i)^newlines (are )?not allowed"),),
-    "SP008": (Reason(("TypeError",), r"unexpected keyword argument 'dry_run'"),),
-    "SP009": (Reason(("ModuleNotFoundError",), r"^No module named 'wheel'"),),
-    # 58.5.0-58.5.2 call a method only setuptools' build_py has (distutils' __getattr__
-    # names the missing attribute only).
-    "SP010": (Reason(("AttributeError",), r"^get_data_files_without_manifest$"),),
     # Python itself, compiling setup.py before setuptools does anything.
     "SP900": (Reason(("SyntaxError", "TabError", "IndentationError", "ValueError"), r"."),),
     # -- pyproject.toml ----------------------------------------------------------------
@@ -92,7 +99,6 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         # 61.x crash on a license string instead of validating it.
         Reason(("TypeError",), r"string indices must be integers"),
     ),
-    "PP003": (Reason(("InvalidConfigError",), r"License classifiers have been superseded"),),
     "PP004": (Reason(_DEPRECATION, r"`project\.license` as a TOML table is deprecated"),),
     "PP005": (
         Reason(("RemovedConfigError",), r"`tool\.setuptools\.namespace-packages`"),
@@ -125,10 +131,7 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         ),
     ),
     # A build requirement (pbr, scikit-build) that uses what the release removed (ST78, ST42).
-    "RQ002": (
-        Reason(("AttributeError",), r"module 'setuptools\.command\.easy_install' has no attribute"),
-        Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),
-    ),
+    "RQ002": (Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),),
     # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
     "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),
     # -- layout ------------------------------------------------------------------------
@@ -142,6 +145,14 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         Reason(("InvalidConfigError",), r"(?i)pattern .*(cannot|must not)|absolute|\.\."),
         Reason(_DEPRECATION, r"Cannot find any files for the given pattern|\.\.|pattern"),
     ),
+}
+
+
+_CHANGES = _from_changes()
+
+#: Rule code -> every failure it predicts: the changes table's, then the others.
+REASONS: dict[str, tuple[Reason, ...]] = {
+    code: (*_CHANGES.get(code, ()), *OTHER.get(code, ())) for code in sorted({*_CHANGES, *OTHER})
 }
 
 

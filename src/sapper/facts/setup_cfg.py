@@ -16,11 +16,12 @@ from ._cfgparse import (
 
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
-    from ..versions import Catalogue
+    from ..versions import Catalogue, CfgFacts
 
 __all__ = [
     "PATH",
     "CfgValue",
+    "EraParse",
     "KeyLocation",
     "ParsedCfg",
     "SetupCfgFacts",
@@ -42,6 +43,20 @@ class CfgValue(NamedTuple):
     value: str
     line: int | None
     column: int | None
+
+
+class EraParse(NamedTuple):
+    """setup.cfg as one group of setuptools eras reads it (same encoding, key case and
+    options skipped in a virtual environment): parsed once for all of them."""
+
+    #: (the releases of the era that the catalogue knows, the era's facts), per era.
+    eras: tuple[tuple[tuple[str, ...], CfgFacts], ...]
+    parsed: ParsedCfg
+
+    @property
+    def versions(self) -> list[str]:
+        """Every release of the group."""
+        return [v for versions, _ in self.eras for v in versions]
 
 
 def split_requirements(value: str) -> list[str]:
@@ -129,6 +144,75 @@ class SetupCfgFacts:
                 )
                 return parsed.error is not None
         return False
+
+    def era_parses(self, catalogue: Catalogue) -> tuple[EraParse, ...]:
+        """The file as every setuptools era reads it, parsed once per group of eras that
+        read it alike (the replay of ``Distribution._parse_config_files`` the SC rules
+        judge); () without setup.cfg."""
+        cached: tuple[Catalogue, tuple[EraParse, ...]] | None = self.__dict__.get("_era_parses")
+        if cached is not None and cached[0] is catalogue:
+            return cached[1]
+        data = self.data
+        groups: dict[tuple[bool, str, frozenset[str]], list[tuple[tuple[str, ...], CfgFacts]]] = {}
+        for versions, facts in catalogue.cfg_eras if data is not None else ():
+            known = tuple(v for v in versions if catalogue.release(v) is not None)
+            key = (facts.optionxform_str, facts.encoding, facts.venv_ignored)
+            groups.setdefault(key, []).append((known, facts))
+        out = tuple(
+            EraParse(
+                eras=tuple(eras),
+                parsed=parse_setup_cfg(data, optionxform_str=xform, encoding=enc, skip=skip),
+            )
+            for (xform, enc, skip), eras in groups.items()
+            if data is not None
+        )
+        self.__dict__["_era_parses"] = (catalogue, out)
+        return out
+
+    def key_location(self, section: str, opt: str) -> tuple[KeyLocation | None, str | None]:
+        """Where configparser's option ``opt`` of ``section`` is written: (the last
+        occurrence, "DEFAULT" when it is inherited from [DEFAULT], else None)."""
+        by_key = self._locations_by_key
+        for sec, inherited in ((section, None), ("DEFAULT", "DEFAULT")):
+            locs = by_key.get((sec, opt))
+            if locs:
+                return locs[-1], inherited
+            # configparser lowercased the key (setuptools < 53.1.0): match case-insensitively.
+            for (s, k), found in by_key.items():
+                if s == sec and k.lower() == opt:
+                    return found[-1], inherited
+        return None, None
+
+    @cached_property
+    def _locations_by_key(self) -> dict[tuple[str, str], list[KeyLocation]]:
+        by_key: dict[tuple[str, str], list[KeyLocation]] = {}
+        for loc in self.locations:
+            by_key.setdefault((loc.section, loc.key), []).append(loc)
+        return by_key
+
+    def error_location(self, exc: Exception) -> tuple[int | None, int | None]:
+        """(line, column) of what made configparser (or decoding) fail with ``exc``."""
+        import configparser
+
+        data = self.data or b""
+        if isinstance(exc, UnicodeDecodeError):
+            return line_of_offset(data, exc.start)
+        if isinstance(exc, LookupError):  # the codec that the first line's `coding:` names
+            return 1, 1
+        lineno = getattr(exc, "lineno", None)
+        if (
+            isinstance(exc, configparser.ParsingError)
+            and not isinstance(exc, configparser.MissingSectionHeaderError)
+            and exc.errors
+        ):
+            lineno = exc.errors[0][0]
+        if isinstance(lineno, int):
+            return lineno, 1
+        if isinstance(exc, configparser.InterpolationError):
+            for loc in self.locations:
+                if loc.section == exc.section and loc.key.lower() == exc.option.lower():
+                    return loc.line, loc.column
+        return None, None
 
     @property
     def values_partial(self) -> tuple[CfgValue, ...]:

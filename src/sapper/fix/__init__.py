@@ -203,7 +203,6 @@ def _fix_rules(
 ) -> FixResult:
     from ..check import Options, check_files
     from . import setup_cfg, setup_py
-    from .registry import fixable_codes
 
     # What `sapper check` reports decides which rules are fixed: nothing for projects built
     # by another backend, nothing a finding outside the setuptools versions the project
@@ -230,50 +229,44 @@ def _fix_rules(
             per_file_ignores=per_file_ignores,
         )
         kept, suppressed = split.kept, split.suppressed
-    reported = {f.code for f in kept}
-    if not reported:
+    # One dispatch: each finding of a fixable rule goes to the editor of the file its rule's
+    # fix edits, which hands it to that rule's `Fix.apply`.
+    from .registry import fixers
+
+    fixes = fixers()
+    to_fix: dict[str, list[Finding]] = {}
+    for finding in kept:
+        fix = fixes.get(finding.code)
+        if fix is not None and finding.path == fix.path:
+            to_fix.setdefault(fix.path, []).append(finding)
+    if not to_fix:
         return FixResult(label=files.label)
     new_files: dict[str, bytes] = {}
     originals: dict[str, bytes] = {}
     edits: list[Edit] = []
-    py_info = setup_py.setup_py_info(files.files.get("setup.py"))
-
-    def want(code: str) -> bool:
-        return code in reported
-
     cfg = files.files.get("setup.cfg")
-    if cfg is not None and any(want(code) for code in setup_cfg.FIXED_CODES):
-        keep = None
-        if suppressions or per_file_ignores:
-            from ..suppress import apply_suppressions
-
-            def keep(finding: Finding) -> bool:
-                split = apply_suppressions(
-                    [finding],
-                    files.files,
-                    comments=suppressions,
-                    per_file_ignores=per_file_ignores,
-                )
-                return not split.suppressed
-
+    if cfg is not None and "setup.cfg" in to_fix:
         new_cfg, cfg_edits = setup_cfg.fix_setup_cfg(
-            files, py_info=py_info, want=want, unsafe_fixes=unsafe_fixes, today=today, keep=keep
+            files,
+            to_fix["setup.cfg"],
+            py_info=setup_py.setup_py_info(files.files.get("setup.py")),
+            unsafe_fixes=unsafe_fixes,
+            today=today,
         )
         edits.extend(cfg_edits)
         if new_cfg is not None and new_cfg != cfg:
             new_files["setup.cfg"] = new_cfg
             originals["setup.cfg"] = cfg
     py = files.files.get("setup.py")
-    if py is not None and any(want(code) for code in fixable_codes("setup.py")):
+    if py is not None and "setup.py" in to_fix:
         held: dict[str, frozenset[int]] = {}
         for f in suppressed:
             if f.path == "setup.py" and f.line is not None:
                 held[f.code] = held.get(f.code, frozenset()) | {f.line}
         new_py, py_edits = setup_py.fix_setup_py(
-            py, want=want, unsafe_fixes=unsafe_fixes, held=held
+            py, to_fix["setup.py"], unsafe_fixes=unsafe_fixes, held=held
         )
         edits.extend(py_edits)
-        edits.extend(setup_py.unhandled(kept, py_edits))
         if new_py is not None and new_py != py:
             new_files["setup.py"] = new_py
             originals["setup.py"] = py

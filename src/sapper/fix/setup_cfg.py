@@ -1,9 +1,12 @@
-"""Fix setup.cfg keys (SC001, SC002) line by line, never through configparser.
+"""The setup.cfg editor: the rules' setup.cfg fixes edit through it, line by line, never
+through configparser.
 
 The file is split into lines with their own endings and read with configparser's line rules
 (full-line ``#``/``;`` comments, indented continuation lines, empty lines inside values).
-An edit replaces, deletes or inserts whole lines; every other byte stays as it was. The keys
-to fix are the ones ``sapper check`` reports, so the two always agree.
+An edit replaces, deletes or inserts whole lines; every other byte stays as it was. What is
+fixed is what ``sapper check`` reported: each finding goes to its rule's ``Fix.apply`` with
+the option at its line (``apply(fixer, finding, option)``); the shared edits of renamed keys
+(SC001, SC002) are :meth:`CfgFixer.fix_key`.
 """
 
 from __future__ import annotations
@@ -11,24 +14,20 @@ from __future__ import annotations
 import configparser
 import datetime as _dt
 import re
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
 from ..model import Finding
 from ..sources import ProjectFiles
 from . import Edit, Status
-from .registry import fixable_codes
 from .setup_py import SetupPyInfo
 
-__all__ = ["FIXED_CODES", "IniDoc", "fix_setup_cfg"]
+__all__ = ["CfgFixer", "CfgOption", "IniDoc", "fix_setup_cfg"]
 
 PATH = "setup.cfg"
-#: Rules whose findings are fixed here; SC008 and SC009 check values, not keys, and are run
-#: through the registry rather than the shared key analysis.
-FIXED_CODES = fixable_codes(PATH)
-#: Fixed codes whose findings come from their own rules (not the shared key analysis).
-_VALUE_CODES = tuple(c for c in FIXED_CODES if c not in ("SC001", "SC002"))
+#: The findings that leave setup.cfg unreadable to configparser: nothing is edited then.
+_BLOCKING = ("SC003", "SC004", "SC005")
 
 _SECTCRE = configparser.RawConfigParser.SECTCRE
 _OPTCRE = configparser.RawConfigParser.OPTCRE
@@ -38,7 +37,7 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 @dataclass(slots=True)
-class _Option:
+class CfgOption:
     section: str
     key: str
     #: Index of the ``key = value`` line; -1 for an option added by a fix.
@@ -62,7 +61,7 @@ class _Option:
 class _Section:
     name: str
     header: int
-    options: list[_Option] = field(default_factory=list)
+    options: list[CfgOption] = field(default_factory=list)
 
 
 class IniDoc:
@@ -80,7 +79,7 @@ class IniDoc:
 
     def _parse(self) -> None:
         section: _Section | None = None
-        option: _Option | None = None
+        option: CfgOption | None = None
         indent_level = 0
         values: dict[int, list[str]] = {}
         for i, raw in enumerate(self.lines):
@@ -106,7 +105,7 @@ class IniDoc:
             if mo is None or section is None:
                 option = None
                 continue
-            option = _Option(section.name, mo.group("option").rstrip(), i)
+            option = CfgOption(section.name, mo.group("option").rstrip(), i)
             values[id(option)] = [mo.group("value").strip()]
             section.options.append(option)
         for sec in self.sections:
@@ -121,14 +120,16 @@ class IniDoc:
     def section(self, name: str) -> _Section | None:
         return next((s for s in self.sections if s.name == name), None)
 
-    def option_at(self, line: int) -> _Option | None:
+    def option_at(self, line: int) -> CfgOption | None:
         for sec in self.sections:
             for opt in sec.options:
                 if opt.line == line and not opt.deleted:
                     return opt
         return None
 
-    def find(self, section: str, name: str, *, exclude: _Option | None = None) -> _Option | None:
+    def find(
+        self, section: str, name: str, *, exclude: CfgOption | None = None
+    ) -> CfgOption | None:
         """The live option of ``section`` whose normalised name is ``name``."""
         sec = self.section(section)
         if sec is None:
@@ -149,24 +150,24 @@ class IniDoc:
 
     # ----------------------------------------------------------------- edits
 
-    def _key_indent(self, opt: _Option) -> str:
+    def _key_indent(self, opt: CfgOption) -> str:
         body = self.lines[opt.line]
         return body[: len(body) - len(body.lstrip())]
 
-    def rename(self, opt: _Option, new: str) -> None:
+    def rename(self, opt: CfgOption, new: str) -> None:
         """Replace the key of ``opt`` in its line; the delimiter and value stay as they were."""
         body = self.lines[opt.line]
         start = len(self._key_indent(opt))
         self._replace[opt.line] = [body[:start] + new + body[start + len(opt.key) :]]
         opt.key = new
 
-    def delete(self, opt: _Option) -> None:
+    def delete(self, opt: CfgOption) -> None:
         """Remove the option's lines; comment lines inside its value stay."""
         for i in (opt.line, *opt.continuation):
             self._replace[i] = []
         opt.deleted = True
 
-    def comment_out(self, opt: _Option, note: str) -> None:
+    def comment_out(self, opt: CfgOption, note: str) -> None:
         """Turn the option's lines into comments under a one-line ``note``: configparser
         skips comment lines, so setuptools reads the file as if the option were deleted,
         and the text stays for its author."""
@@ -186,7 +187,7 @@ class IniDoc:
             self._replace[i] = new
         opt.deleted = True
 
-    def replace_option(self, opt: _Option, lines: list[tuple[str, str]]) -> None:
+    def replace_option(self, opt: CfgOption, lines: list[tuple[str, str]]) -> None:
         """Replace ``opt`` by ``key = value`` lines, at the same indentation."""
         indent = self._key_indent(opt)
         self.delete(opt)
@@ -194,7 +195,7 @@ class IniDoc:
         sec = self.section(opt.section)
         assert sec is not None
         for k, v in lines:
-            sec.options.append(_Option(opt.section, k, -1, value=v))
+            sec.options.append(CfgOption(opt.section, k, -1, value=v))
 
     def drop_section_if_empty(self, name: str) -> bool:
         """Remove the header of ``name`` (and the blank lines under it) when the section has
@@ -212,7 +213,7 @@ class IniDoc:
         self.sections.remove(sec)
         return True
 
-    def append_values(self, opt: _Option, values: list[str]) -> None:
+    def append_values(self, opt: CfgOption, values: list[str]) -> None:
         """Add continuation lines at the end of a list-valued option."""
         indent = self.continuation_indent()
         self._insert_after(opt.last, [f"{indent}{v}{self.newline}" for v in values])
@@ -239,7 +240,7 @@ class IniDoc:
             real = [o for o in sec.options if o.line >= 0]
             anchor = max((o.last for o in real), default=sec.header)
             self._insert_after(anchor, text)
-        sec.options.append(_Option(section, key, -1, value="\n".join([first, *values]).strip()))
+        sec.options.append(CfgOption(section, key, -1, value="\n".join([first, *values]).strip()))
 
     def _insert_after(self, line: int, text: list[str]) -> None:
         self._after.setdefault(line, []).extend(text)
@@ -278,7 +279,7 @@ def _extras(value: str) -> list[str]:
 
 
 @dataclass(slots=True)
-class _Fixer:
+class CfgFixer:
     doc: IniDoc
     files: ProjectFiles
     py: SetupPyInfo
@@ -287,7 +288,7 @@ class _Fixer:
     edits: list[Edit] = field(default_factory=list)
 
     def report(
-        self, code: str, opt: _Option, message: str, *, safe: bool = True, skipped: bool = False
+        self, code: str, opt: CfgOption, message: str, *, safe: bool = True, skipped: bool = False
     ) -> bool:
         """Record an edit; returns whether to make it."""
         status: Status
@@ -309,14 +310,10 @@ class _Fixer:
         )
         return status == "applied"
 
-    def fix(self, code: str, opt: _Option) -> None:
+    def fix_key(self, code: str, opt: CfgOption) -> None:
+        """Rename a dash-separated or uppercase key (SC001, SC002) to what setuptools (or
+        pbr) reads, or move, convert or comment out a [metadata] key it never read."""
         section, key, name = opt.section, opt.key, opt.name
-        if code == "SC009":
-            self.universal(code, opt)
-            return
-        if code == "SC008":
-            self.license_directive(code, opt)
-            return
         if section == "DEFAULT":
             self.report(
                 code,
@@ -358,7 +355,7 @@ class _Fixer:
         ):
             self.doc.comment_out(opt, f"sapper fix: setuptools ignores {key} ({code})")
 
-    def rename_to(self, code: str, opt: _Option, new: str, *, why: str) -> None:
+    def rename_to(self, code: str, opt: CfgOption, new: str, *, why: str) -> None:
         other = self.doc.find(opt.section, new, exclude=opt)
         if other is not None:
             if other.value == opt.value:
@@ -378,64 +375,7 @@ class _Fixer:
         if self.report(code, opt, f"`{opt.key}` -> `{new}` ({why})"):
             self.doc.rename(opt, new)
 
-    def universal(self, code: str, opt: _Option) -> None:
-        if not self.report(
-            code,
-            opt,
-            f"`{opt.key} = {opt.value}` removed from [{opt.section}] (deprecated since "
-            "setuptools 75.1.0; a pure-Python wheel is py3-none-any)",
-        ):
-            return
-        self.doc.delete(opt)
-        self.doc.drop_section_if_empty(opt.section)
-
-    def license_directive(self, code: str, opt: _Option) -> None:
-        value = opt.value.strip()
-        if not value.startswith("file:"):
-            return
-        paths = [p.strip() for p in value[len("file:") :].split(",") if p.strip()]
-        missing = [p for p in paths if p not in self.files.names]
-        if not paths or missing:
-            self.report(
-                code,
-                opt,
-                f"`{opt.key} = {value}` names {', '.join(missing) or 'no file'}, which is not "
-                "in the project; set license_files by hand",
-                skipped=True,
-            )
-            return
-        existing = self.doc.find("metadata", "license_files") or self.doc.find(
-            "metadata", "license_file"
-        )
-        if existing is not None:
-            have = {p.strip() for p in re.split(r"[,\n]", existing.value) if p.strip()}
-            if set(paths) <= have:
-                if self.report(
-                    code,
-                    opt,
-                    f"`{opt.key} = {value}` removed (rejected since setuptools 40.7.0); "
-                    f"`{existing.key}` already lists the file",
-                ):
-                    self.doc.delete(opt)
-            else:
-                self.report(
-                    code,
-                    opt,
-                    f"`{opt.key} = {value}` and `{existing.key}` name different files; "
-                    "keep the right ones in license_files by hand",
-                    skipped=True,
-                )
-            return
-        new = ", ".join(paths)
-        if self.report(
-            code,
-            opt,
-            f"`{opt.key} = {value}` -> `license_files = {new}` (a file: directive in license "
-            "is rejected since setuptools 40.7.0)",
-        ):
-            self.doc.replace_option(opt, [("license_files", new)])
-
-    def description_file(self, code: str, opt: _Option) -> None:
+    def description_file(self, code: str, opt: CfgOption) -> None:
         key = opt.key
         long_desc = self.doc.find("metadata", "long_description")
         if long_desc is not None or "long_description" in self.py.keywords:
@@ -470,7 +410,7 @@ class _Fixer:
         if self.report(code, opt, message):
             self.doc.replace_option(opt, lines)
 
-    def requires_dist(self, code: str, opt: _Option) -> None:
+    def requires_dist(self, code: str, opt: CfgOption) -> None:
         from packaging.requirements import InvalidRequirement, Requirement
 
         key = opt.key
@@ -528,7 +468,7 @@ class _Fixer:
         else:
             self.doc.add_option("options", "install_requires", "", tuple(new))
 
-    def provides_extra(self, code: str, opt: _Option) -> None:
+    def provides_extra(self, code: str, opt: CfgOption) -> None:
         key = opt.key
         names = _extras(opt.value)
         if "extras_require" in self.py.keywords:
@@ -562,7 +502,7 @@ class _Fixer:
         for extra in missing:
             self.doc.add_option("options.extras_require", extra, "")
 
-    def move_to_options(self, code: str, opt: _Option, new: str) -> None:
+    def move_to_options(self, code: str, opt: CfgOption, new: str) -> None:
         key = opt.key
         if new in self.py.keywords or self.doc.find("options", new) is not None:
             where = "setup.py" if new in self.py.keywords else "[options]"
@@ -584,41 +524,41 @@ class _Fixer:
 
 def fix_setup_cfg(
     files: ProjectFiles,
+    findings: Sequence[Finding],
     *,
     py_info: SetupPyInfo,
-    want: Callable[[str], bool],
     unsafe_fixes: bool = False,
     today: _dt.date | None = None,
-    keep: Callable[[Finding], bool] | None = None,
 ) -> tuple[bytes | None, list[Edit]]:
-    """Fix the SC001/SC002/SC008/SC009 findings of the project's setup.cfg (those ``keep``
-    accepts: suppressed findings are left alone).
+    """Fix ``findings`` (those of fixable rules in setup.cfg, as ``sapper check`` reported
+    them; a suppressed finding is not among them): each goes to its rule's ``Fix.apply``
+    with the option at its line.
 
     Returns the new content (None when the file cannot be edited) and the edits.
     """
     from ..rules import Context, get_rule
-    from ..rules.setup_cfg._shared import analyse_setup_cfg
     from ..versions import catalogue
 
     data = files.files.get(PATH)
-    if data is None:
+    if data is None or not findings:
         return None, []
     ctx = Context(
         files=files,
         catalogue=catalogue(),
         today=today or _dt.datetime.now(tz=_dt.timezone.utc).date(),
     )
-    findings = list(analyse_setup_cfg(ctx))
-    for code in _VALUE_CODES:
-        rule = get_rule(code)
-        if rule is not None and want(code):
-            findings.extend(f for f in rule.check(ctx) if f.path == PATH)
-    targets = [
-        f for f in findings if f.code in FIXED_CODES and want(f.code) and (keep is None or keep(f))
-    ]
-    if not targets:
-        return None, []
-    blocking = [f for f in findings if f.code in ("SC003", "SC004", "SC005")]
+    # Whatever was selected, a file configparser rejects is not edited: the rules that say
+    # so are asked.
+    blocking = sorted(
+        (
+            f
+            for code in _BLOCKING
+            if (rule := get_rule(code)) is not None
+            for f in rule.check(ctx)
+            if f.path == PATH
+        ),
+        key=lambda f: (f.line or 0, f.column or 0, f.code),
+    )
     if blocking:
         return None, [
             Edit(
@@ -632,10 +572,11 @@ def fix_setup_cfg(
         ]
     doc = IniDoc(data.decode("utf-8"))
     pbr = py_info.pbr or any(doc.section(name) is not None for name in ("pbr", "files"))
-    fixer = _Fixer(doc=doc, files=files, py=py_info, unsafe_fixes=unsafe_fixes, pbr=pbr)
-    for finding in sorted(targets, key=lambda f: f.line or 0):
+    fixer = CfgFixer(doc=doc, files=files, py=py_info, unsafe_fixes=unsafe_fixes, pbr=pbr)
+    for finding in sorted(findings, key=lambda f: f.line or 0):
         opt = doc.option_at((finding.line or 0) - 1)
-        if opt is None:
+        rule = get_rule(finding.code)
+        if opt is None or rule is None or rule.fix is None:
             continue
-        fixer.fix(finding.code, opt)
+        rule.fix.apply(fixer, finding, opt)
     return doc.render().encode("utf-8"), fixer.edits

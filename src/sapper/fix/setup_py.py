@@ -1,17 +1,10 @@
-"""Fix setup.py (SP001, SP002) through libcst, so formatting and comments survive.
+"""The setup.py editor: the rules' setup.py fixes plan their edits through it, on libcst's
+concrete syntax tree, so formatting and comments survive.
 
-- SP002: drop ``use_2to3=`` from ``setup()`` (safe for a false literal, which setuptools
-  ignored; unsafe otherwise: the code was converted by 2to3 before 58).
-- SP001: drop ``from setuptools.command.test import test`` when the class is only used as a
-  ``cmdclass`` value (safe: setuptools has no ``test`` command since 72); rewrite
-  ``pkg_resources`` uses that have a direct equivalent: ``get_distribution(x).version`` ->
-  ``importlib.metadata.version(x)`` (safe), ``parse_version(x)`` ->
-  ``packaging.version.Version(x)`` (unsafe: ``packaging`` must be in
-  ``build-system.requires``, and legacy versions no longer parse), ``resource_filename(p, r)``
-  -> ``str(importlib.resources.files(p) / r)`` (unsafe: the package must be importable).
-  A file with any other ``pkg_resources`` use is left alone and reported.
-
-An edit that would lose a comment is not made.
+Each fixable rule's ``Fix.apply(editor, findings)`` (SP001 in ``rules/setup_py/sp001.py``,
+SP002 in ``sp002.py``) is given the rule's findings in setup.py and plans replacements and
+removals at their lines with the :class:`PyEditor` below; :func:`fix_setup_py` then makes
+them all in one rewrite. An edit that would lose a comment is not made.
 """
 
 from __future__ import annotations
@@ -19,18 +12,27 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..model import Finding
 from . import Edit, Status
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from ..model import Finding
-
-__all__ = ["SetupPyInfo", "fix_setup_py", "setup_py_info"]
+__all__ = [
+    "PyEditor",
+    "SetupPyInfo",
+    "comments",
+    "dotted",
+    "drop_items",
+    "falsy_literal",
+    "fix_setup_py",
+    "is_setup_call",
+    "setup_py_info",
+]
 
 PATH = "setup.py"
 
@@ -87,7 +89,8 @@ def setup_py_info(source: bytes | None) -> SetupPyInfo:
     return SetupPyInfo(keywords=frozenset(keywords), star=star, pbr=pbr)
 
 
-def _comments(source: str) -> list[str]:
+def comments(source: str) -> list[str]:
+    """The comments of ``source`` (none if it does not tokenize)."""
     try:
         return [
             tok.string
@@ -101,7 +104,8 @@ def _comments(source: str) -> list[str]:
 # --------------------------------------------------------------------------- helpers
 
 
-def _is_setup_call(node: cst.Call) -> bool:
+def is_setup_call(node: cst.Call) -> bool:
+    """Whether ``node`` calls ``setup`` or ``<something>.setup``."""
     import libcst as cst
 
     func = node.func
@@ -110,7 +114,7 @@ def _is_setup_call(node: cst.Call) -> bool:
     return isinstance(func, cst.Attribute) and func.attr.value == "setup"
 
 
-def _falsy(node: cst.BaseExpression) -> bool:
+def falsy_literal(node: cst.BaseExpression) -> bool:
     """Whether ``node`` is a false literal (``False``, ``0``, ``""``, an empty container...),
     read as SP002 reads it: :func:`ast.literal_eval` of its source, which runs no code."""
     import ast
@@ -124,7 +128,7 @@ def _falsy(node: cst.BaseExpression) -> bool:
     return not value
 
 
-def _drop_items(items: Sequence[Any], drop: set[int]) -> list[Any]:
+def drop_items(items: Sequence[Any], drop: set[int]) -> list[Any]:
     """Remove the items at ``drop`` from a comma-separated list (args or dict elements),
     moving the removed items' line breaks and comments onto their neighbours."""
     import libcst as cst
@@ -174,27 +178,6 @@ def _drop_items(items: Sequence[Any], drop: set[int]) -> list[Any]:
     return out
 
 
-# --------------------------------------------------------------------------- analysis
-
-
-_PKG_REWRITES = {
-    "get_distribution": ("importlib.metadata", True),
-    "parse_version": ("packaging.version", False),
-    "resource_filename": ("importlib.resources", False),
-}
-
-
-_UNSAFE_WHY = {
-    "packaging.version": (
-        "; `packaging` must be in build-system.requires, and a legacy (non-PEP 440) version "
-        "string now raises InvalidVersion"
-    ),
-    "importlib.resources": (
-        "; importlib.resources imports the package (Python >= 3.9) where resource_filename did not"
-    ),
-}
-
-
 @dataclass(slots=True)
 class _Plan:
     """Nodes to replace or drop, found by the analysis pass."""
@@ -207,21 +190,6 @@ class _Plan:
     edits: list[Edit] = field(default_factory=list)
     #: Comments inside removed code, which may go with it.
     allowed_lost: list[str] = field(default_factory=list)
-
-
-def _line(wrapper_positions: Any, node: Any) -> int | None:
-    pos = wrapper_positions.get(node)
-    return pos.start.line if pos is not None else None
-
-
-def _span(positions: Any, nodes: Iterable[Any]) -> set[int]:
-    """Every line the nodes cover."""
-    lines: set[int] = set()
-    for node in nodes:
-        pos = positions.get(node)
-        if pos is not None:
-            lines.update(range(pos.start.line, pos.end.line + 1))
-    return lines
 
 
 def _hold(plan: _Plan, held: Mapping[str, frozenset[int]], edit: Edit, lines: set[int]) -> bool:
@@ -250,372 +218,95 @@ def _hold(plan: _Plan, held: Mapping[str, frozenset[int]], edit: Edit, lines: se
     return True
 
 
-def _plan(
-    module: cst.Module,
-    want: Callable[[str], bool],
-    unsafe_fixes: bool,
-    held: Mapping[str, frozenset[int]],
-) -> _Plan:
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
-
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    parents = wrapper.resolve(ParentNodeProvider)
-    positions = wrapper.resolve(PositionProvider)
-    plan = _Plan()
-
-    def status(safe: bool) -> Status:
-        return "applied" if safe or unsafe_fixes else "unsafe"
-
-    # Every Name node outside import statements, with its parent chain.
-    names: list[cst.Name] = []
-
-    class Collect(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            names.append(node)
-
-    wrapper.module.visit(Collect())
-
-    def is_attr_name(node: cst.Name) -> bool:
-        parent = parents.get(node)
-        return isinstance(parent, cst.Attribute) and parent.attr is node
-
-    def is_kwarg_name(node: cst.Name) -> bool:
-        parent = parents.get(node)
-        return isinstance(parent, cst.Arg) and parent.keyword is node
-
-    refs: dict[str, list[cst.Name]] = {}
-    for n in names:
-        if not (is_attr_name(n) or is_kwarg_name(n)):
-            refs.setdefault(n.value, []).append(n)
-
-    setup_calls = [n for n in parents if isinstance(n, cst.Call) and _is_setup_call(n)]
-
-    # SP002: use_2to3=
-    if want("SP002"):
-        for call in setup_calls:
-            for i, arg in enumerate(call.args):
-                if arg.keyword is not None and arg.keyword.value == "use_2to3":
-                    safe = _falsy(arg.value)
-                    st = status(safe)
-                    edit = Edit(
-                        code="SP002",
-                        path=PATH,
-                        line=_line(positions, arg),
-                        message=(
-                            "`use_2to3` removed from setup()"
-                            + (
-                                ""
-                                if safe
-                                else ": the code was converted by 2to3 before setuptools 58; "
-                                "check that it runs on Python 3 unconverted"
-                            )
-                        ),
-                        safe=safe,
-                        status=st,
-                    )
-                    if _hold(plan, held, edit, _span(positions, [arg])):
-                        continue
-                    plan.edits.append(edit)
-                    if st == "applied":
-                        plan.drop_args.setdefault(call, set()).add(i)
-
-    if not want("SP001"):
-        return plan
-
-    body = list(wrapper.module.body)
-
-    # SP001: from setuptools.command.test import test [as X], used only as a cmdclass value,
-    # or only as the base of module-level classes that are only used as cmdclass values.
-    def inside(node: Any, container: Any) -> bool:
-        while node is not None:
-            if node is container:
-                return True
-            node = parents.get(node)
-        return False
-
-    def cmdclass_element(use: Any) -> tuple[Any, int] | None:
-        element: Any = parents.get(use)
-        mapping: Any = parents.get(element) if element is not None else None
-        keyword: Any = parents.get(mapping) if mapping is not None else None
-        owner: Any = parents.get(keyword) if keyword is not None else None
-        if (
-            isinstance(element, cst.DictElement)
-            and element.value is use
-            and isinstance(mapping, cst.Dict)
-            and isinstance(keyword, cst.Arg)
-            and keyword.keyword is not None
-            and keyword.keyword.value == "cmdclass"
-            and isinstance(owner, cst.Call)
-            and _is_setup_call(owner)
-        ):
-            return mapping, list(mapping.elements).index(element)
-        return None
-
-    for stmt in body:
-        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
-            continue
-        imp = stmt.body[0]
-        if not (
-            isinstance(imp, cst.ImportFrom)
-            and not imp.relative
-            and imp.module is not None
-            and _dotted(imp.module) == "setuptools.command.test"
-            and not isinstance(imp.names, cst.ImportStar)
-            and len(imp.names) == 1
-        ):
-            continue
-        alias = imp.names[0]
-        local = _dotted(alias.asname.name) if alias.asname is not None else _dotted(alias.name)
-        classes = [
-            c
-            for c in body
-            if isinstance(c, cst.ClassDef)
-            and any(isinstance(b.value, cst.Name) and b.value.value == local for b in c.bases)
-        ]
-        elements: list[tuple[Any, int]] = []
-        usable = True
-        for name in [local, *(c.name.value for c in classes)]:
-            for use in refs.get(name, []):
-                if any(inside(use, c) for c in classes):
-                    continue
-                element = cmdclass_element(use)
-                if element is None:
-                    usable = False
-                    break
-                elements.append(element)
-        line = _line(positions, stmt)
-        if not usable:
-            plan.edits.append(
-                Edit(
-                    code="SP001",
-                    path=PATH,
-                    line=line,
-                    message=(
-                        f"`{local}` from setuptools.command.test is used outside "
-                        "setup(cmdclass=...); remove the test command by hand"
-                    ),
-                    status="skipped",
-                )
-            )
-            continue
-        safe = not classes
-        class_names = ", ".join(f"`{c.name.value}`" for c in classes)
-        st = status(safe)
-        edit = Edit(
-            code="SP001",
-            path=PATH,
-            line=line,
-            message=(
-                "setuptools.command.test import"
-                + (f", the class {class_names} built on it" if classes else "")
-                + " and the `cmdclass` entry removed (setuptools has no test command "
-                "since 72)" + ("" if safe else "; the class's code and comments go with it")
-            ),
-            safe=safe,
-            status=st,
-        )
-        touched = [stmt, *classes, *(m.elements[i] for m, i in elements)]
-        if _hold(plan, held, edit, _span(positions, touched)):
-            continue
-        plan.edits.append(edit)
-        if st != "applied":
-            continue
-        plan.statements[stmt] = []
-        for cls in classes:
-            plan.statements[cls] = []
-            plan.allowed_lost.extend(_comments(wrapper.module.code_for_node(cls)))
-        for mapping, index in elements:
-            plan.drop_elements.setdefault(mapping, set()).add(index)
-
-    _plan_pkg_resources(
-        body=body,
-        refs=refs,
-        parents=parents,
-        positions=positions,
-        plan=plan,
-        status=status,
-        held=held,
-    )
-    return plan
-
-
-def _dotted(node: Any) -> str:
+def dotted(node: Any) -> str:
+    """``a.b.c`` for a Name/Attribute chain ("" for anything else)."""
     import libcst as cst
 
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
+        return f"{dotted(node.value)}.{node.attr.value}"
     return ""
 
 
-def _plan_pkg_resources(
-    *,
-    body: list[Any],
-    refs: dict[str, list[Any]],
-    parents: Any,
-    positions: Any,
-    plan: _Plan,
-    status: Callable[[bool], Status],
-    held: Mapping[str, frozenset[int]],
-) -> None:
-    import libcst as cst
+class PyEditor:
+    """One setup.py's concrete syntax tree, what the fixes look up in it (parents,
+    positions, the names used outside imports, the ``setup()`` calls), and the edits they
+    plan (:attr:`plan`), made together by :func:`fix_setup_py`."""
 
-    stmts: list[tuple[Any, str | None, dict[str, str]]] = []  # (stmt, module alias, names)
-    for stmt in body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
-        for small in stmt.body:
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    if _dotted(alias.name) == "pkg_resources":
-                        local = _dotted(alias.asname.name) if alias.asname else "pkg_resources"
-                        stmts.append((stmt, local, {}))
-            elif (
-                isinstance(small, cst.ImportFrom)
-                and not small.relative
-                and small.module is not None
-                and _dotted(small.module) == "pkg_resources"
-            ):
-                if isinstance(small.names, cst.ImportStar):
-                    stmts.append((stmt, None, {"*": "*"}))
-                else:
-                    stmts.append(
-                        (
-                            stmt,
-                            None,
-                            {
-                                (_dotted(a.asname.name) if a.asname else _dotted(a.name)): _dotted(
-                                    a.name
-                                )
-                                for a in small.names
-                            },
-                        )
-                    )
-    if not stmts:
-        return
+    def __init__(
+        self, module: cst.Module, *, unsafe_fixes: bool, held: Mapping[str, frozenset[int]]
+    ) -> None:
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-    def skip(stmt: Any, why: str) -> None:
-        plan.edits.append(
-            Edit(
-                code="SP001",
-                path=PATH,
-                line=_line(positions, stmt),
-                message=f"pkg_resources kept: {why}; rewrite it by hand or pin setuptools<82",
-                status="skipped",
-            )
-        )
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        self.module = wrapper.module
+        self.parents: Any = wrapper.resolve(ParentNodeProvider)
+        self.positions: Any = wrapper.resolve(PositionProvider)
+        self.plan = _Plan()
+        self.unsafe_fixes = unsafe_fixes
+        #: Rule code -> lines whose finding is suppressed (see :meth:`hold`).
+        self.held = held
+        #: The module's top-level statements.
+        self.body: list[Any] = list(self.module.body)
 
-    first = stmts[0][0]
-    for stmt, _, mapping in stmts:
-        if len(stmt.body) != 1 or (
-            isinstance(stmt.body[0], cst.Import) and len(stmt.body[0].names) != 1
-        ):
-            skip(stmt, "the import statement imports other modules too")
-            return
-        if "*" in mapping:
-            skip(stmt, "`from pkg_resources import *`")
-            return
-    replace: dict[Any, Any] = {}
-    modules: dict[str, bool] = {}  # new module -> safe
-    for _stmt, module_alias, mapping in stmts:
-        for local, real in [(module_alias, None)] if module_alias else list(mapping.items()):
-            for use in refs.get(local, []):
-                if real is None:  # pkg_resources.<func>(...)
-                    attr = parents.get(use)
-                    if not (isinstance(attr, cst.Attribute) and attr.value is use):
-                        skip(first, f"`{local}` is used as a value")
-                        return
-                    func_name = attr.attr.value
-                    func_node: Any = attr
-                else:
-                    func_name = real
-                    func_node = use
-                call = parents.get(func_node)
-                if func_name not in _PKG_REWRITES or not (
-                    isinstance(call, cst.Call) and call.func is func_node
-                ):
-                    skip(first, f"`{func_name}` has no direct modern equivalent here")
-                    return
-                new_module, safe = _PKG_REWRITES[func_name]
-                if func_name == "get_distribution":
-                    outer = parents.get(call)
-                    if not (
-                        isinstance(outer, cst.Attribute)
-                        and outer.value is call
-                        and outer.attr.value == "version"
-                        and len(call.args) == 1
-                    ):
-                        skip(first, "get_distribution() is used for more than `.version`")
-                        return
-                    replace[outer] = call.with_changes(
-                        func=cst.parse_expression("importlib.metadata.version")
-                    )
-                elif func_name == "parse_version":
-                    replace[call] = call.with_changes(
-                        func=cst.parse_expression("packaging.version.Version")
-                    )
-                else:
-                    if len(call.args) != 2 or any(a.keyword or a.star for a in call.args):
-                        skip(first, "resource_filename() is called with unusual arguments")
-                        return
-                    package, resource = call.args
-                    files_call = cst.Call(
-                        func=cst.parse_expression("importlib.resources.files"),
-                        args=[package.with_changes(comma=cst.MaybeSentinel.DEFAULT)],
-                    )
-                    replace[call] = cst.Call(
-                        func=cst.Name("str"),
-                        args=[
-                            cst.Arg(
-                                cst.BinaryOperation(
-                                    left=files_call,
-                                    operator=cst.Divide(),
-                                    right=resource.value,
-                                )
-                            )
-                        ],
-                    )
-                modules[new_module] = modules.get(new_module, True) and safe
-    if not replace:
-        return
-    if any(name == "DistributionNotFound" for _, _, m in stmts for name in m.values()):
-        skip(first, "DistributionNotFound is caught; importlib.metadata raises another error")
-        return
-    safe = all(modules.values())
-    st = status(safe)
-    what = ", ".join(sorted(modules))
-    edit = Edit(
-        code="SP001",
-        path=PATH,
-        line=_line(positions, first),
-        message=f"pkg_resources uses rewritten with {what}"
-        + "".join(_UNSAFE_WHY[m] for m in sorted(modules) if not modules[m]),
-        safe=safe,
-        status=st,
-    )
-    if _hold(plan, held, edit, _span(positions, [*(s for s, _, _ in stmts), *replace])):
-        return
-    plan.edits.append(edit)
-    if st != "applied":
-        return
-    plan.replace.update(replace)
-    new_imports = [cst.parse_statement(f"import {m}\n") for m in sorted(modules)]
-    for i, (stmt, _, _) in enumerate(stmts):
-        if i == 0:
-            head = new_imports[0].with_changes(
-                leading_lines=stmt.leading_lines, trailing_whitespace=stmt.trailing_whitespace
-            )
-            plan.statements[stmt] = [head, *new_imports[1:]]
-        else:
-            plan.statements[stmt] = []
+        names: list[cst.Name] = []
+
+        class Collect(cst.CSTVisitor):
+            def visit_Import(self, node: cst.Import) -> bool:
+                return False
+
+            def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+                return False
+
+            def visit_Name(self, node: cst.Name) -> None:
+                names.append(node)
+
+        self.module.visit(Collect())
+        #: Name -> every Name node that uses it outside import statements (not an attribute
+        #: name, not a keyword argument's name).
+        self.refs: dict[str, list[cst.Name]] = {}
+        for n in names:
+            parent = self.parents.get(n)
+            if isinstance(parent, cst.Attribute) and parent.attr is n:
+                continue
+            if isinstance(parent, cst.Arg) and parent.keyword is n:
+                continue
+            self.refs.setdefault(n.value, []).append(n)
+        #: Every ``setup(...)`` / ``x.setup(...)`` call.
+        self.setup_calls: list[cst.Call] = [
+            n for n in self.parents if isinstance(n, cst.Call) and is_setup_call(n)
+        ]
+
+    def status(self, safe: bool) -> Status:
+        """``applied`` for a safe edit (or any, with ``unsafe_fixes``), else ``unsafe``."""
+        return "applied" if safe or self.unsafe_fixes else "unsafe"
+
+    def line(self, node: Any) -> int | None:
+        """The first line of ``node``."""
+        pos = self.positions.get(node)
+        return pos.start.line if pos is not None else None
+
+    def span(self, nodes: Iterable[Any]) -> set[int]:
+        """Every line the nodes cover."""
+        lines: set[int] = set()
+        for node in nodes:
+            pos = self.positions.get(node)
+            if pos is not None:
+                lines.update(range(pos.start.line, pos.end.line + 1))
+        return lines
+
+    def hold(self, edit: Edit, lines: set[int]) -> bool:
+        """Whether ``edit`` must not be made because it would change a line whose finding of
+        the same rule is suppressed. An edit whose own line is suppressed is dropped
+        silently (the author accepted that finding); one that would reach a suppressed line
+        from an unsuppressed one is reported as skipped, naming the line."""
+        return _hold(self.plan, self.held, edit, lines)
+
+    def add(self, edit: Edit) -> None:
+        """Record an edit (made, unsafe or skipped)."""
+        self.plan.edits.append(edit)
 
 
 # --------------------------------------------------------------------------- rewrite
@@ -623,23 +314,43 @@ def _plan_pkg_resources(
 
 def fix_setup_py(
     source: bytes,
+    findings: Sequence[Finding],
     *,
-    want: Callable[[str], bool],
     unsafe_fixes: bool = False,
     held: Mapping[str, frozenset[int]] | None = None,
 ) -> tuple[bytes | None, list[Edit]]:
-    """Fix setup.py; returns the new source (None if unchanged or unparsable) and the edits.
+    """Fix ``findings`` (those of fixable rules in setup.py, as ``sapper check`` reported
+    them): each rule's ``Fix.apply`` plans its edits on one :class:`PyEditor`, then they are
+    made together. Returns the new source (None if unchanged or unparsable) and the edits,
+    with a "no automatic fix" edit for each finding no edit covers.
 
     ``held``: rule code -> lines whose finding is suppressed. An edit that would change one
-    of them is not made (see :func:`_hold`), so a suppressed finding is never fixed, even
-    when another finding of the same rule in the file is."""
+    of them is not made (see :meth:`PyEditor.hold`), so a suppressed finding is never fixed,
+    even when another finding of the same rule in the file is."""
     import libcst as cst
+
+    from ..rules import get_rule
 
     try:
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
-        return None, []
-    plan = _plan(module, want, unsafe_fixes, held or {})
+        return None, _unhandled(findings, [])
+    editor = PyEditor(module, unsafe_fixes=unsafe_fixes, held=held or {})
+    by_code: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_code.setdefault(finding.code, []).append(finding)
+    for code, found in sorted(by_code.items()):
+        rule = get_rule(code)
+        if rule is not None and rule.fix is not None:
+            rule.fix.apply(editor, found)
+    new, edits = _rewrite(module, editor.plan)
+    return new, [*edits, *_unhandled(findings, edits)]
+
+
+def _rewrite(module: cst.Module, plan: _Plan) -> tuple[bytes | None, list[Edit]]:
+    """Make the planned edits, unless one would lose a comment."""
+    import libcst as cst
+
     if not (plan.replace or plan.drop_args or plan.drop_elements or plan.statements):
         return None, plan.edits
 
@@ -670,15 +381,13 @@ def fix_setup_py(
                     drop = drop | {i}
             if not drop:
                 return updated_node
-            return updated_node.with_changes(args=_drop_items(args, drop))
+            return updated_node.with_changes(args=drop_items(args, drop))
 
         def leave_Dict(self, original_node: cst.Dict, updated_node: cst.Dict) -> cst.BaseExpression:
             drop = plan.drop_elements.get(original_node)
             if not drop:
                 return updated_node
-            return updated_node.with_changes(
-                elements=_drop_items(list(updated_node.elements), drop)
-            )
+            return updated_node.with_changes(elements=drop_items(list(updated_node.elements), drop))
 
         def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
             body: list[Any] = []
@@ -705,8 +414,8 @@ def fix_setup_py(
     new_module = module.visit(Rewrite())
     new_source = new_module.code
     old_text = module.code
-    old_comments = _comments(old_text)
-    new_comments = _comments(new_source)
+    old_comments = comments(old_text)
+    new_comments = comments(new_source)
     remaining = list(new_comments) + list(plan.allowed_lost)
     lost = []
     for comment in old_comments:
@@ -732,8 +441,8 @@ def fix_setup_py(
     return new_module.bytes, plan.edits
 
 
-def unhandled(findings: Sequence[Finding], edits: Sequence[Edit]) -> list[Edit]:
-    """A "left to fix by hand" edit for each SP001/SP002 finding no edit covers."""
+def _unhandled(findings: Sequence[Finding], edits: Sequence[Edit]) -> list[Edit]:
+    """A "left to fix by hand" edit for each finding no edit covers."""
     covered = {(e.code, e.line) for e in edits}
     return [
         Edit(
@@ -744,7 +453,5 @@ def unhandled(findings: Sequence[Finding], edits: Sequence[Edit]) -> list[Edit]:
             status="skipped",
         )
         for finding in findings
-        if finding.code in ("SP001", "SP002")
-        and finding.path == PATH
-        and (finding.code, finding.line) not in covered
+        if finding.path == PATH and (finding.code, finding.line) not in covered
     ]

@@ -14,12 +14,9 @@ def example_files(rule: Rule) -> dict[str, bytes]:
 
 def fix_safety(rule: Rule) -> str:
     """What ``sapper fix`` does about the rule, and whether its edits are safe."""
-    from ..fix.registry import FIXERS
-
-    fixer = FIXERS.get(rule.code)
-    if fixer is None:
+    if rule.fix is None:
         return "`sapper fix` does not repair this rule: make the change under *Use instead*."
-    return f"`sapper fix` repairs it in {fixer.path}. {fixer.safety}"
+    return f"`sapper fix` repairs it in {rule.fix.path}. {rule.fix.safety}"
 
 
 def explain(rule: Rule) -> str:

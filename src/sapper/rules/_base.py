@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 __all__ = [
     "FAMILIES",
     "Context",
+    "Fix",
     "Rule",
     "all_rules",
     "get_rule",
     "register",
+    "render_index",
     "rule_index",
     "rules_for",
 ]
@@ -78,6 +80,26 @@ class Context(ProjectFacts):
         )
 
 
+class Fix(NamedTuple):
+    """How ``sapper fix`` repairs a rule's findings: declared by the rule, next to its check.
+
+    ``apply`` works from the findings (their file and line) and the facts, never detecting
+    again; it is called by the editor of ``path`` (``sapper.fix.setup_cfg`` calls
+    ``apply(fixer, finding, option)`` for each finding, with the option at its line;
+    ``sapper.fix.setup_py`` calls ``apply(editor, findings)`` with all of the rule's findings
+    in setup.py), and edits through that editor, the library of safe edits. Rules that
+    share a fix share one ``Fix`` (``sapper fix --help`` lists them together).
+    """
+
+    #: The file the fix edits.
+    path: str
+    #: Lines for ``sapper fix --help`` (after the codes).
+    help: tuple[str, ...]
+    #: Markdown for the rule doc's "Fix safety" section.
+    safety: str
+    apply: Callable[..., None]
+
+
 # A NamedTuple, not a frozen dataclass: every cold `sapper check` builds this class, and a
 # frozen dataclass costs several exec() calls to build.
 class Rule(NamedTuple):
@@ -100,13 +122,28 @@ class Rule(NamedTuple):
     #: listing of the archive). ``sapper scan`` stops reading an archive early when every
     #: selected rule names its files here.
     reads: frozenset[str] | None = None
+    #: The project file without which the check cannot report (its facts are empty when the
+    #: file is absent); ``sapper check`` neither imports nor runs the rule for a project
+    #: without it. Default: the one file ``reads`` names, if it names one (see
+    #: :attr:`needed_file`).
+    needs: str | None = None
+
+    @property
+    def needed_file(self) -> str | None:
+        """:attr:`needs`, or the one file of :attr:`reads`."""
+        if self.needs is not None:
+            return self.needs
+        if self.reads is not None and len(self.reads) == 1:
+            return next(iter(self.reads))
+        return None
+
+    #: How ``sapper fix`` repairs it (None: it does not).
+    fix: Fix | None = None
 
     @property
     def fixable(self) -> bool:
-        """Whether ``sapper fix`` can repair it (it has a fixer in ``sapper.fix.registry``)."""
-        from ..fix.registry import FIXERS
-
-        return self.code in FIXERS
+        """Whether ``sapper fix`` can repair it."""
+        return self.fix is not None
 
 
 _REGISTRY: dict[str, Rule] = {}
@@ -125,9 +162,10 @@ def register(rule: Rule) -> Rule:
 def rule_index() -> dict[str, str]:
     """Rule code -> the module that declares it (``SC001`` -> ``sapper.rules.setup_cfg.sc001``).
 
-    A table written once (``sapper.rules._index``), so that ``sapper check --select SC``
-    imports only the rule modules it runs and nothing lists directories at start-up;
-    :func:`scan_rule_modules` is the truth it is tested against.
+    A table generated from the rule modules (``sapper.rules._index``, written by
+    :func:`render_index` through ``scripts/gen_rules_doc.py``), so that ``sapper check
+    --select SC`` imports only the rule modules it runs and nothing lists directories at
+    start-up; ``tests/test_rules_meta.py`` fails when it is stale.
     """
     from ._index import RULE_MODULES
 
@@ -147,6 +185,41 @@ def scan_rule_modules() -> dict[str, str]:
             if rule_module.fullmatch(info.name):
                 index[info.name.upper()] = f"sapper.rules.{family}.{info.name}"
     return index
+
+
+def render_index() -> str:
+    """The text of ``sapper.rules._index``, derived from the rule modules on disk (their file
+    names: :func:`scan_rule_modules`) and their declarations (``Rule.needed_file``)."""
+    modules = scan_rule_modules()
+    for module in modules.values():
+        importlib.import_module(module)
+    missing = sorted(set(modules) - set(_REGISTRY))
+    if missing:
+        msg = f"rule modules that declare no rule of their name: {', '.join(missing)}"
+        raise RuntimeError(msg)
+    lines = [
+        '"""Rule code -> its module, and the file each rule needs: GENERATED from the rule',
+        "modules by ``scripts/gen_rules_doc.py`` (``sapper.rules._base.render_index``); do not",
+        "edit. A cold ``sapper check`` reads this table instead of listing the family packages",
+        "and importing every rule; ``tests/test_rules_meta.py`` fails when it is stale.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "RULE_MODULES: dict[str, str] = {",
+        *(f'    "{code}": "{modules[code]}",' for code in sorted(modules)),
+        "}",
+        "",
+        "#: Rule code -> the project file without which it cannot report (``Rule.needed_file``).",
+        "NEEDS_FILE: dict[str, str] = {",
+        *(
+            f'    "{code}": "{_REGISTRY[code].needed_file}",'
+            for code in sorted(modules)
+            if _REGISTRY[code].needed_file is not None
+        ),
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _load(codes: Iterable[str]) -> None:
@@ -188,9 +261,8 @@ def rules_for(
 
 
 def slug_of(code: str) -> str:
-    """The slug of rule ``code``, whichever rules were chosen to run: rules of a family share
-    one detection (``setup_cfg._shared``), which may build a finding of a rule left out by
-    ``--ignore``, whose module is then imported here."""
+    """The slug of rule ``code``, whichever rules were chosen to run (its module is imported
+    if it was not)."""
     _load((code,))
     return _REGISTRY[code].slug
 
@@ -198,7 +270,8 @@ def slug_of(code: str) -> str:
 def get_rule(code: str) -> Rule | None:
     """The rule ``code`` (any case), or None if there is none."""
     code = code.upper()
-    if code not in rule_index():
-        return None
-    _load([code])
+    if code not in _REGISTRY:
+        if code not in rule_index():
+            return None
+        _load([code])
     return _REGISTRY[code]

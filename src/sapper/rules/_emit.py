@@ -10,10 +10,9 @@ from __future__ import annotations
 from ..model import Finding
 from ._base import Context
 
-__all__ = ["HISTORY_URL", "DueEras", "due_sets", "failing_finding", "make_finding", "versions"]
+__all__ = ["DueEras", "due_sets", "failing_finding", "make_finding", "versions"]
 
 PATH = "pyproject.toml"
-HISTORY_URL = "https://setuptools.pypa.io/en/latest/history.html"
 
 # -------------------------------------------------------------------------- version sets
 

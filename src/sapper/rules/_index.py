@@ -1,8 +1,7 @@
-"""Rule code -> the module that declares it, so that choosing rules imports only theirs.
-
-Written by hand when a rule is added; ``tests/test_rules_meta.py`` checks it against the
-rule modules on disk (listing the family packages costs ``pkgutil`` and five directory
-reads on every cold ``sapper check``).
+"""Rule code -> its module, and the file each rule needs: GENERATED from the rule
+modules by ``scripts/gen_rules_doc.py`` (``sapper.rules._base.render_index``); do not
+edit. A cold ``sapper check`` reads this table instead of listing the family packages
+and importing every rule; ``tests/test_rules_meta.py`` fails when it is stale.
 """
 
 from __future__ import annotations
@@ -48,17 +47,21 @@ RULE_MODULES: dict[str, str] = {
     "SP900": "sapper.rules.setup_py.sp900",
 }
 
-#: Rule code -> the project file without which the rule cannot report: every check of these
-#: rules starts from that file's facts (``ctx.setup_py.tree``, ``.keywords``, ``.run``,
-#: ``.import_sites``; PP009's ``ctx.pyproject.data``), which are empty when the file is
-#: absent. ``sapper check`` neither imports nor runs them for a project without the file (a
-#: tree with only setup.cfg and pyproject.toml skips the setup.py rules, one without
-#: pyproject.toml skips PP009);
-#: ``tests/test_rules_meta.py`` checks that removing the file silences each of them on
-#: every test project.
+#: Rule code -> the project file without which it cannot report (``Rule.needed_file``).
 NEEDS_FILE: dict[str, str] = {
     "PP009": "pyproject.toml",
     "PP900": "pyproject.toml",
+    "SC001": "setup.cfg",
+    "SC002": "setup.cfg",
+    "SC003": "setup.cfg",
+    "SC004": "setup.cfg",
+    "SC005": "setup.cfg",
+    "SC006": "setup.cfg",
+    "SC007": "setup.cfg",
+    "SC008": "setup.cfg",
+    "SC010": "setup.cfg",
+    "SC011": "setup.cfg",
+    "SC012": "setup.cfg",
     "SP001": "setup.py",
     "SP002": "setup.py",
     "SP003": "setup.py",

@@ -8,9 +8,10 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from typing import Any, NamedTuple
 
+from ...changes import FLAT_LAYOUT_CONFIGURED, FLAT_LAYOUT_ERAS, HISTORY_URL
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
-from .._emit import HISTORY_URL, make_finding, versions
+from .._emit import make_finding, versions
 
 #: ``FlatLayoutPackageFinder._EXCLUDE`` per era (each name also excludes ``name.*``).
 _PKG_EXCLUDE_61 = (
@@ -21,10 +22,16 @@ _PKG_EXCLUDE_61 = (
 )  # fmt: skip
 
 
-_PKG_EXCLUDE_ERAS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("61.0.0", frozenset(_PKG_EXCLUDE_61)),
-    ("67.5.1", frozenset({*_PKG_EXCLUDE_61, "htmlcov"})),
-    ("68.1.0", frozenset({*_PKG_EXCLUDE_61, "htmlcov", "debian", "newsfragments"})),
+_PKG_EXCLUDE_ERAS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    zip(
+        FLAT_LAYOUT_ERAS,
+        (
+            frozenset(_PKG_EXCLUDE_61),
+            frozenset({*_PKG_EXCLUDE_61, "htmlcov"}),
+            frozenset({*_PKG_EXCLUDE_61, "htmlcov", "debian", "newsfragments"}),
+        ),
+        strict=True,
+    )
 )
 
 
@@ -125,7 +132,7 @@ def _check_flat_layout(ctx: Context) -> Iterable[Finding]:
         nxt = _PKG_EXCLUDE_ERAS[i + 1][0] if i + 1 < len(_PKG_EXCLUDE_ERAS) else None
         span = versions(ctx, first, nxt)
         if since_61_1:
-            span -= versions(ctx, "61.1.0")
+            span -= versions(ctx, FLAT_LAYOUT_CONFIGURED)
         layout = _flat_layout(ctx.files.names, exclude)
         if len(layout.packages) > 1:
             failing |= span

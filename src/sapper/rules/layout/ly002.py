@@ -9,20 +9,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
+from ...changes import HISTORY_URL, LICENSE_DOTDOT_DUE, change
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
-from .._emit import HISTORY_URL, DueEras, due_sets, make_finding, versions
+from .._emit import DueEras, due_sets, make_finding, versions
 
-#: Due dates of the pattern warnings in ``Distribution._find_pattern``.
-_PATTERN_DUE: DueEras = (
-    ("77.0.1", "2026-02-20"),
-    ("77.0.3", "2026-03-20"),
-    ("80.10.2", "2027-02-18"),
-)
+#: Due dates of the pattern warnings in ``Distribution._find_pattern`` (ST54).
+_PATTERN_DUE: DueEras = change("ST54").due
+#: The first release that fails on an absolute pattern (and on ``..``).
+_PATTERNS_CHECKED = change("ST54").fails[0][0] or ""
 
 
 #: 77.0.1 raised on ``..``; 77.0.3 (#4896) made it a warning.
-_DOTDOT_DUE: DueEras = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
+_DOTDOT_DUE: DueEras = LICENSE_DOTDOT_DUE
 
 
 # compiled on first use (re caches it), not at every start-up
@@ -122,7 +121,7 @@ def _check_license_patterns(ctx: Context) -> Iterable[Finding]:
                     f"{p!r} should be relative and must not start with '/'\"",
                     path=item.path,
                     line=item.line,
-                    fails=versions(ctx, "77.0.1"),
+                    fails=versions(ctx, _PATTERNS_CHECKED),
                     fix="write the path relative to the project root",
                 )
             )
@@ -137,7 +136,7 @@ def _check_license_patterns(ctx: Context) -> Iterable[Finding]:
                     "'..'\" and later releases warn",
                     path=item.path,
                     line=item.line,
-                    fails=versions(ctx, "77.0.1", "77.0.3"),
+                    fails=versions(ctx, _PATTERNS_CHECKED, _DOTDOT_DUE[0][0]),
                     enforced=enforced,
                     warns=warns,
                     due=due,

@@ -19,13 +19,12 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ...changes import history_ref
 from ...model import Reference
 from .._base import Context
-from .._emit import HISTORY_URL, DueEras
 
 #: ``project.license`` as a table and ``tool.setuptools.license-files``
 #: (``_apply_pyprojecttoml.py``): 2026-02-18 in 77.0.1-80.10.1, 2027-02-18 since 80.10.2.
-LICENSE_TABLE_DUE: DueEras = (("77.0.1", "2026-02-18"), ("80.10.2", "2027-02-18"))
 
 
 PATH = "pyproject.toml"
@@ -121,11 +120,8 @@ def _compute_supplied(ctx: Context) -> dict[str, tuple[str, int | None, str]]:
     return supplied
 
 
-def _ref(version: str, title: str) -> Reference:
-    return Reference(
-        title=f"setuptools {version} changelog: {title}",
-        url=f"{HISTORY_URL}#v{version.replace('.', '-')}",
-    )
+#: A reference to a release's changelog entry (one definition, in the changes table).
+_ref = history_ref
 
 
 _REF_61 = _ref("61.0.0", "PEP 621 metadata in pyproject.toml, validated (#3067, #3068)")

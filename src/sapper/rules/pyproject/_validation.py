@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from ...changes import PROJECT_TABLE_SINCE
 from .._emit import versions
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ...changes import PROJECT_TABLE_SINCE
     from ...facts.validator import Rejection
-    from .._base import Context
+from .._base import Context
 
 
 class Validation(NamedTuple):
@@ -70,7 +72,7 @@ def _compute(ctx: Context) -> Validation:
 
     data = ctx.pyproject.data
     subset = validator.validation_subset(data) if isinstance(data, dict) else None
-    candidates = versions(ctx, "61.0.0")
+    candidates = versions(ctx, PROJECT_TABLE_SINCE)
     if subset is None or not candidates:
         return Validation((), frozenset(), frozenset())
     cache_dir = _cache_dir()

@@ -8,7 +8,14 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ...changes import change
+from ...changes import (
+    DYNAMIC_FROM_SETUP_SINCE,
+    PROJECT_KEYS_SINCE,
+    PROJECT_RELAX,
+    PROJECT_TABLE_SINCE,
+    PROJECT_VERSION_REQUIRED_SINCE,
+    change,
+)
 from ...model import Finding
 from .._base import Context, Rule, register
 from .._emit import make_finding, versions
@@ -33,11 +40,7 @@ _PEP621 = frozenset(
 
 
 #: Keys added to the vendored schema later (PEP 639 in 77.0.1, PEP 794 in 82.0.1).
-_LATER_PROJECT_KEYS = {
-    "license-files": "77.0.1",
-    "import-names": "82.0.1",
-    "import-namespaces": "82.0.1",
-}
+_LATER_PROJECT_KEYS = PROJECT_KEYS_SINCE
 
 
 #: ``_skip_bad_config`` (61.2.0-67.8.0): an invalid [project] holding only these keys is
@@ -46,7 +49,7 @@ _LATER_PROJECT_KEYS = {
 _POPULAR_SUBSET = frozenset({"name", "version", "python_requires", "requires-python"})
 
 
-_RELAX = ("61.2.0", "68.0.0")
+_RELAX = PROJECT_RELAX
 
 
 # compiled on first use (re caches it), not at every start-up
@@ -152,9 +155,9 @@ def _unfilled_dynamic(
     for field in sorted(dynamic - configured - set(project)):
         if field not in _DYNAMIC_FIELDS or field in {"version", "scripts", "gui-scripts"}:
             continue
-        failing = versions(ctx, "61.0.0", "61.2.0")
+        failing = versions(ctx, PROJECT_TABLE_SINCE, DYNAMIC_FROM_SETUP_SINCE)
         if field in _REQUIRED_DYNAMIC and not other.opaque and field not in supplied:
-            failing |= versions(ctx, "61.2.0")
+            failing |= versions(ctx, DYNAMIC_FROM_SETUP_SINCE)
         if failing:
             yield (
                 f"`{field}` is listed in `project.dynamic` but "
@@ -206,7 +209,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
     relax = versions(ctx, *_RELAX) if project and _relaxed(ctx, project, tool) else set()
     findings, stopped = _validator_findings(ctx, relax, "project", "PP001")
     if not project:
-        unjudged = versions(ctx, "61.0.0") & set(validation(ctx).unavailable)
+        unjudged = versions(ctx, PROJECT_TABLE_SINCE) & set(validation(ctx).unavailable)
         if tool and unjudged:
             # read_configuration validates {"project": {}, ...} when [tool.setuptools] is
             # there: the schema wants `name` (and `version` or `dynamic`) in every release
@@ -226,8 +229,8 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
     # The hand-written schema checks stand for the releases whose validator is not cached;
     # the checks setuptools makes after validation, for every release that got past it.
     schema = set(validation(ctx).unavailable)
-    after = versions(ctx, "61.0.0") - stopped
-    since61 = versions(ctx, "61.0.0") & schema
+    after = versions(ctx, PROJECT_TABLE_SINCE) - stopped
+    since61 = versions(ctx, PROJECT_TABLE_SINCE) & schema
     dynamic = project.get("dynamic")
     # non-strings are reported as a type problem below; a set of mixed types cannot be
     # sorted, and a list or table in the list cannot be in a set at all
@@ -258,7 +261,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                 "[project] has no `version` and does not list it in `dynamic`; setuptools "
                 "stops with \"`project` must contain ['version'] properties\"",
                 None,
-                versions(ctx, "61.2.0") & schema,
+                versions(ctx, PROJECT_VERSION_REQUIRED_SINCE) & schema,
                 'add `version = "..."` to [project], or `dynamic = ["version"]` with '
                 '`[tool.setuptools.dynamic] version = {attr = "pkg.__version__"}`',
             )
@@ -268,14 +271,14 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
             (
                 f"`{key}` is set in [project] and listed in `project.dynamic` too",
                 key,
-                versions(ctx, "61.0.0") & (schema | after),
+                versions(ctx, PROJECT_TABLE_SINCE) & (schema | after),
                 f"either remove `{key}` from `dynamic` or drop the static value",
             )
         )
     for key, value in project.items():
         if key not in _PEP621:
             intro = _LATER_PROJECT_KEYS.get(key)
-            failing = versions(ctx, "61.0.0", intro) & schema if intro else since61
+            failing = versions(ctx, PROJECT_TABLE_SINCE, intro) & schema if intro else since61
             if failing:
                 what = (
                     f"`{key}` in [project] is only known to setuptools >= {intro}"
@@ -316,7 +319,7 @@ def _check_project_table(ctx: Context) -> Iterable[Finding]:
                             f"`project.dynamic` lists `{item}`, a field only setuptools >= "
                             f"{intro} knows",
                             "dynamic",
-                            versions(ctx, "61.0.0", intro) & schema,
+                            versions(ctx, PROJECT_TABLE_SINCE, intro) & schema,
                             f"require `setuptools>={intro}` in build-system.requires",
                         )
                     )

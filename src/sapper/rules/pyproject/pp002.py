@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import LICENSE_EXPRESSION_SINCE, PROJECT_TABLE_SINCE
 from ...model import Finding
 from .._base import Context, Rule, register
 from .._emit import make_finding, versions
@@ -42,7 +43,7 @@ def _check_license_string(ctx: Context) -> Iterable[Finding]:
                 f"({problem}); setuptools >= 77.0.1 rejects it and older releases accept no "
                 "string at all",
                 line=line,
-                fails=versions(ctx, "61.0.0"),
+                fails=versions(ctx, PROJECT_TABLE_SINCE),
                 fix='write an SPDX expression such as `license = "MIT"`, or '
                 '`license = {text = "..."}` for setuptools < 77',
             )
@@ -55,7 +56,7 @@ def _check_license_string(ctx: Context) -> Iterable[Finding]:
             'before 77.0.1 rejects ("`project.license` must be valid exactly by one '
             'definition")',
             line=line,
-            fails=versions(ctx, "61.0.0", "77.0.1"),
+            fails=versions(ctx, PROJECT_TABLE_SINCE, LICENSE_EXPRESSION_SINCE),
             fix="require `setuptools>=77.0.1` in build-system.requires",
         )
     ]

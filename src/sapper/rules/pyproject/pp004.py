@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import change
 from ...model import Finding
 from .._base import Context, Rule, register
 from .._emit import due_sets, make_finding
 from ._shared import (
     _REF_77,
     _REF_PEP639,
-    LICENSE_TABLE_DUE,
     PATH,
 )
 
@@ -22,7 +22,7 @@ def _check_license_table(ctx: Context) -> Iterable[Finding]:
     if project is None or not isinstance(project.get("license"), dict):
         return []
     table = project["license"]
-    warns, enforced, due = due_sets(ctx, LICENSE_TABLE_DUE)
+    warns, enforced, due = due_sets(ctx, change("ST53").due)
     if "file" in table:
         fix = f"license-files = [{str(table['file'])!r}] and an SPDX `license` string"
     else:

@@ -12,7 +12,6 @@ from .._base import Context, Rule, register
 from .._emit import due_sets, make_finding
 from ._shared import (
     _REF_77,
-    LICENSE_TABLE_DUE,
     PATH,
     _ref,
 )
@@ -35,7 +34,7 @@ def _check_tool_license_files(ctx: Context) -> Iterable[Finding]:
                 fix="remove `license-files` from [tool.setuptools]",
             )
         ]
-    warns, enforced, due = due_sets(ctx, LICENSE_TABLE_DUE)
+    warns, enforced, due = due_sets(ctx, change("ST55").due)
     return [
         make_finding(
             ctx,

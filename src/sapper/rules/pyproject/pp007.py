@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from ...changes import change
+from ...changes import DYNAMIC_KEYS_SINCE, PROJECT_TABLE_SINCE, TOOL_KEYS_SINCE, change
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from .._emit import make_finding, versions
@@ -30,13 +30,13 @@ _TOOL_KEYS = frozenset(
 )  # fmt: skip
 
 
-_LATER_TOOL_KEYS = {"ext-modules": "74.1.0"}
+_LATER_TOOL_KEYS = TOOL_KEYS_SINCE
 
 
 _DYNAMIC_KEYS = frozenset({"version", "classifiers", "description", "entry-points", "readme"})
 
 
-_LATER_DYNAMIC_KEYS = {"dependencies": "62.6.0", "optional-dependencies": "62.6.0"}
+_LATER_DYNAMIC_KEYS = DYNAMIC_KEYS_SINCE
 
 
 # Names under [tool.setuptools] are checked by formats of the vendored validate-pyproject
@@ -63,7 +63,7 @@ _RELAXED_NAMES = _accepted_since("ST74")
 _PACKAGE_DATA_NAMES = _accepted_since("ST75")
 
 #: The first release at 61.0.0 or later: a name accepted from the start.
-_ALWAYS = "61.0.0"
+_ALWAYS = PROJECT_TABLE_SINCE
 
 
 def _module_name(name: str) -> bool:
@@ -173,7 +173,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
         return judged
     # the hand-written checks stand for the releases whose validator is not cached
     schema = set(val.unavailable)
-    since61 = versions(ctx, "61.0.0") & schema
+    since61 = versions(ctx, PROJECT_TABLE_SINCE) & schema
     problems: list[tuple[str, str, set[str], str]] = []
     for key in tool:
         if key in _TOOL_KEYS:
@@ -184,7 +184,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
                 (
                     f"`tool.setuptools.{key}` is only known to setuptools >= {intro}",
                     key,
-                    versions(ctx, "61.0.0", intro) & schema,
+                    versions(ctx, PROJECT_TABLE_SINCE, intro) & schema,
                     f"require `setuptools>={intro}` in build-system.requires",
                 )
             )
@@ -229,7 +229,7 @@ def _check_tool_table(ctx: Context) -> Iterable[Finding]:
                     if intro
                     else f"`tool.setuptools.dynamic` has the unknown key `{key}`",
                     "dynamic",
-                    versions(ctx, "61.0.0", intro) & schema if intro else since61,
+                    versions(ctx, PROJECT_TABLE_SINCE, intro) & schema if intro else since61,
                     f"require `setuptools>={intro}` in build-system.requires"
                     if intro
                     else f"remove `{key}`",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...changes import MISSING_DYNAMIC_DEFAULT, MISSING_DYNAMIC_EFFECTS, change
 from ...model import Finding
 from .._base import Context, Rule, register
 from .._emit import due_sets, make_finding, versions
@@ -17,27 +18,6 @@ from ._shared import (
 )
 
 #: What 69.0.0+ do with a field supplied outside pyproject.toml and not listed in
-#: ``dynamic``: (first release, release it stops at or None, effect). ``_handle_missing_dynamic``
-#: resets the field to a value some ``_apply_pyprojecttoml`` handlers cannot take, so for
-#: some fields the build crashes instead of dropping the value. Probed field by field on
-#: every release from 68.2.2 to 84.2.1 (69.1.0-70.0.0 for optional-dependencies: no crash,
-#: kept or dropped not established, reported as dropped).
-_EFFECT_SINCE_69: dict[str, tuple[tuple[str, str | None, str], ...]] = {
-    "readme": (("69.0.0", None, "fails"),),
-    "requires-python": (("69.0.0", None, "fails"),),
-    "license": (("69.0.0", "77.0.1", "fails"), ("77.0.1", None, "dropped")),
-    "optional-dependencies": (
-        ("69.0.0", "69.1.0", "fails"),
-        ("69.1.0", "70.1.0", "dropped"),
-        ("70.1.0", "75.3.0", "kept"),
-        ("75.3.0", None, "dropped"),
-    ),
-    "authors": (("69.0.0", None, "kept"),),
-    "maintainers": (("69.0.0", None, "kept"),),
-    "entry-points": (("69.0.0", None, "kept"),),
-}
-
-
 _CRASH = {
     "readme": "AttributeError: 'NoneType' object has no attribute 'get'",
     "requires-python": "TypeError: 'NoneType' object is not iterable",
@@ -54,16 +34,17 @@ def _check_missing_dynamic(ctx: Context) -> Iterable[Finding]:
     declared = {d for d in dynamic if isinstance(d, str)} if isinstance(dynamic, list) else set()
     supplied = _supplied_fields(ctx)
     # 61.2.0 (#3218) keeps the value with a warning; 67.7.0 gives the warning a due date
-    # (2023-10-30); 69.0.0 (#4066) enforces PEP 621 (see _EFFECT_SINCE_69).
-    warns = versions(ctx, "61.2.0")
-    _, enforced, _ = due_sets(ctx, (("67.7.0", "2023-10-30"),), until="69.0.0")
+    # (2023-10-30); 69.0.0 (#4066) enforces PEP 621 (MISSING_DYNAMIC_EFFECTS).
+    entry = change("ST34")
+    warns = entry.warning(ctx.catalogue)
+    _, enforced, _ = due_sets(ctx, entry.due, until=entry.until)
     newest = ctx.catalogue.newest
     findings = []
     for field in sorted(supplied):
         if field in project or field in declared:
             continue
         where, line, path = supplied[field]
-        effects = _EFFECT_SINCE_69.get(field, (("69.0.0", None, "dropped"),))
+        effects = MISSING_DYNAMIC_EFFECTS.get(field, MISSING_DYNAMIC_DEFAULT)
         failing: set[str] = set()
         now = "dropped"
         for lo, hi, effect in effects:

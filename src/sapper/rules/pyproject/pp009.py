@@ -231,5 +231,6 @@ build-backend = "setuptools.build_meta"
             ),
         ),
         check=_check_without_build_system,
+        needs="pyproject.toml",
     )
 )

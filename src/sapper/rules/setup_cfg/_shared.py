@@ -5,25 +5,24 @@ The verdicts come from replaying ``Distribution._parse_config_files`` with the f
 are checked, which are exempt, whether a key is converted, warned about or rejected, and
 the due date of the warning.
 
-What the rules of this family share; each rule lives in its own module."""
+What the rules of this family share (references, the replay of the key checks SC001 and
+SC002 judge, the finding of a parse error, the fix SC001 and SC002 share); each rule's
+detection lives in its own module, over the facts (``ctx.setup_cfg.era_parses``)."""
 
 from __future__ import annotations
 
-import configparser
-from collections.abc import Iterable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
-from ...facts.setup_cfg import (
-    PATH,
-    CfgValue,
-    KeyLocation,
-    line_of_offset,
-    parse_setup_cfg,
-)
+from ...facts.setup_cfg import PATH, CfgValue
 from ...model import Finding, Reference
 from ...versions import CfgFacts, KeyCheck
-from .._base import Context
+from .._base import Context, Fix
 from .._emit import failing_finding
+
+if TYPE_CHECKING:
+    from ...fix.setup_cfg import CfgFixer, CfgOption
 
 _REF_4870 = Reference(
     title="setuptools 78.0.0 changelog (#4870): options with uppercase or dash characters rejected",
@@ -132,283 +131,114 @@ def _apply(acc: _Acc, check: KeyCheck, versions: tuple[str, ...], today: str) ->
                 acc.enforced.update(versions)
 
 
-def _error_location(
-    exc: Exception, data: bytes, locations: list[KeyLocation]
-) -> tuple[int | None, int | None]:
-    if isinstance(exc, UnicodeDecodeError):
-        return line_of_offset(data, exc.start)
-    if isinstance(exc, LookupError):  # the codec that the first line's `coding:` names
-        return 1, 1
-    lineno = getattr(exc, "lineno", None)
-    if (
-        isinstance(exc, configparser.ParsingError)
-        and not isinstance(exc, configparser.MissingSectionHeaderError)
-        and exc.errors
-    ):
-        lineno = exc.errors[0][0]
-    if isinstance(lineno, int):
-        return lineno, 1
-    if isinstance(exc, configparser.InterpolationError):
-        for loc in locations:
-            if loc.section == exc.section and loc.key.lower() == exc.option.lower():
-                return loc.line, loc.column
-    return None, None
+class KeyOccurrence(NamedTuple):
+    """One key of setup.cfg as the eras read it."""
+
+    section: str
+    #: The key as written, and where.
+    key: str
+    line: int
+    column: int
+    #: "DEFAULT" when the key is inherited from [DEFAULT].
+    inherited: str | None
+    value: str
+    #: (the era's releases, its facts, the option name configparser gave), per era.
+    reads: tuple[tuple[tuple[str, ...], CfgFacts, str], ...]
 
 
-def _source_line(data: bytes, lineno: int) -> str:
-    """Line ``lineno`` (1-based) of ``data``, split as text mode splits it (universal newlines)."""
-    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
-    return text.split("\n")[lineno - 1]
-
-
-def _error_finding(exc: Exception, data: bytes) -> tuple[str, str, str]:
-    """(code, message, fix) for an exception setuptools would raise while reading."""
-    if isinstance(exc, UnicodeDecodeError):
-        return (
-            "SC003",
-            f"setup.cfg is not valid UTF-8 ({exc.reason}: byte 0x{exc.object[exc.start]:02x}); "
-            "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
-            "re-save setup.cfg as UTF-8",
-        )
-    if isinstance(exc, LookupError):
-        return (
-            "SC003",
-            f"the `coding:` comment on the first line of setup.cfg names no text encoding "
-            f"Python knows ({exc}); setuptools that decode setup.cfg with that comment stop "
-            "with LookupError",
-            "remove the `coding:` comment (setuptools reads setup.cfg as UTF-8 since 41.0.0) "
-            "or name a text encoding such as utf-8",
-        )
-    if isinstance(exc, configparser.DuplicateSectionError):
-        return (
-            "SC005",
-            f"section [{exc.section}] appears twice; configparser rejects the file "
-            "(DuplicateSectionError)",
-            f"merge the two [{exc.section}] sections into one",
-        )
-    if isinstance(exc, configparser.DuplicateOptionError):
-        return (
-            "SC005",
-            f"key `{exc.option}` appears twice in [{exc.section}]; configparser rejects the "
-            "file (DuplicateOptionError)",
-            f"keep one `{exc.option}` in [{exc.section}]",
-        )
-    if isinstance(exc, configparser.MissingSectionHeaderError):
-        return (
-            "SC004",
-            f"line {exc.lineno} comes before any [section] header: {exc.line.strip()!r}; "
-            "configparser rejects the file (MissingSectionHeaderError)",
-            "put the line under a section header such as [metadata], or delete it"
-            + (
-                " (the file starts with a byte-order mark: save it as UTF-8 without BOM)"
-                if exc.line.startswith("\ufeff")
-                else ""
-            ),
-        )
-    if isinstance(exc, configparser.ParsingError):
-        # The line from the file: configparser's errors hold repr(line) in Python 3.11 and the
-        # line itself in newer releases (ParsingError.append), so neither is printed as is.
-        lineno = exc.errors[0][0]
-        return (
-            "SC004",
-            f"line {lineno} is neither a `key = value` pair, a [section] header nor a comment: "
-            f"{_source_line(data, lineno).strip()!r}; configparser rejects the file (ParsingError)",
-            "add `=` and a value, indent it as a continuation line, or comment it out with #",
-        )
-    if isinstance(exc, configparser.InterpolationError):
-        return (
-            "SC006",
-            f"value of `{exc.option}` in [{exc.section}] uses `%` interpolation that "
-            f"configparser cannot resolve ({type(exc).__name__}); setuptools reads every "
-            "value through it",
-            "write a literal percent sign as `%%`",
-        )
-    return ("SC004", f"configparser rejects setup.cfg: {exc}", "")  # pragma: no cover
-
-
-def analyse_setup_cfg(ctx: Context) -> tuple[Finding, ...]:
-    """Every SC finding of the project (cached per context)."""
-    result: tuple[Finding, ...] = ctx.once(_analyse)
+def key_occurrences(ctx: Context) -> tuple[KeyOccurrence, ...]:
+    """Every key of setup.cfg, with how each era read it (cached per project)."""
+    result: tuple[KeyOccurrence, ...] = ctx.once(_key_occurrences)
     return result
 
 
-def _analyse(ctx: Context) -> tuple[Finding, ...]:
-    data = ctx.setup_cfg.data
-    if data is None:
-        return ()
-    cat = ctx.catalogue
-    today = ctx.today.isoformat()
-    locations = list(ctx.setup_cfg.locations)
-    by_key: dict[tuple[str, str], list[KeyLocation]] = {}
-    for loc in locations:
-        by_key.setdefault((loc.section, loc.key), []).append(loc)
-
-    # Group eras by how they read the file, parse once per group.
-    groups: dict[tuple[bool, str, frozenset[str]], list[tuple[tuple[str, ...], CfgFacts]]] = {}
-    for versions, facts in cat.cfg_eras:
-        known = tuple(v for v in versions if cat.release(v) is not None)
-        groups.setdefault((facts.optionxform_str, facts.encoding, facts.venv_ignored), []).append(
-            (known, facts)
-        )
-
-    keys: dict[tuple[str, int, int], _Acc] = {}
-    key_meta: dict[tuple[str, int, int], tuple[str, str, str | None]] = {}
-    errors: dict[tuple[str, str], tuple[set[str], tuple[int | None, int | None], str]] = {}
-
-    sections_seen: tuple[str, ...] = ()
-    section_lines = ctx.setup_cfg.section_lines
-    for (xform, encoding, skip), eras in groups.items():
-        parsed = parse_setup_cfg(data, optionxform_str=xform, encoding=encoding, skip=skip)
-        sections_seen = sections_seen or parsed.sections
-        group_versions = [v for versions, _ in eras for v in versions]
-        if parsed.error is not None:
-            code, message, fix = _error_finding(parsed.error, data)
-            where = _error_location(parsed.error, data, locations)
-            entry = errors.setdefault((code, message), (set(), where, fix))
-            entry[0].update(group_versions)
-        for section, opt, value in parsed.options:
-            spot, inherited = _find_location(by_key, section, opt)
+def _key_occurrences(ctx: Context) -> tuple[KeyOccurrence, ...]:
+    found: dict[tuple[str, int, int], KeyOccurrence] = {}
+    for group in ctx.setup_cfg.era_parses(ctx.catalogue):
+        for section, opt, value in group.parsed.options:
+            spot, inherited = ctx.setup_cfg.key_location(section, opt)
             if spot is None:
                 continue
             ident = (section, spot.line, spot.column)
-            acc = keys.get(ident)
-            if acc is None:
-                acc = keys[ident] = _Acc(value=value)
-                key_meta[ident] = (section, spot.key, inherited)
-            for era_versions, facts in eras:
-                if "-" in opt and facts.checks(facts.dash, section):
-                    acc.dash = True
-                    _apply(acc, facts.dash, era_versions, today)
-                if not opt.islower() and facts.checks(facts.upper, section):
-                    acc.upper = True
-                    _apply(acc, facts.upper, era_versions, today)
-
-    for section in sections_seen:
-        for prefix in ("metadata", "options"):
-            failing_here: set[str] = set()
-            lookup = ""
-            for era_versions, handlers in cat.section_eras:
-                split = str(handlers.get("split", "replace"))
-                method = _section_method(section, prefix, split)
-                if method is None:
-                    continue
-                lookup = method
-                if method not in handlers.get(prefix, ()):
-                    failing_here.update(v for v in era_versions if cat.release(v) is not None)
-            if failing_here:
-                sub = lookup.removeprefix("parse_section").removeprefix("_")
-                message = (
-                    f"section [{section}] starts with `{prefix}` but is not a section setuptools "
-                    f"knows (it looks for a handler for [{prefix}.{sub.replace('__', '.')}]) and "
-                    "stops with 'Unsupported distribution option section'"
-                )
-                errors.setdefault(
-                    ("SC007", message),
-                    (
-                        set(),
-                        (section_lines.get(section), 1),
-                        "rename the section (setuptools knows [options], [options.packages.find], "
-                        "[options.entry_points], [options.package_data], "
-                        "[options.exclude_package_data], [options.extras_require], "
-                        "[options.data_files]) or move its keys to another tool's file",
-                    ),
-                )[0].update(failing_here)
-
-    findings: list[Finding] = []
-    for (code, message), (failing, (line, col), fix) in errors.items():
-        findings.append(
-            failing_finding(ctx, code, message, PATH, line, col, failing, fix=fix or None)
-        )
-    for ident, acc in keys.items():
-        if not (acc.dash or acc.upper):
-            continue
-        # A key that only ever drew a warning in old releases (54.1.0 checked every
-        # section) is not worth reporting: nothing fails and nothing warns today.
-        if not (acc.fails or acc.enforced or cat.newest in acc.warns):
-            continue
-        section, key, inherited = key_meta[ident]
-        _, key_line, key_col = ident
-        code = "SC001" if acc.dash else "SC002"
-        kind = (
-            "dash-separated and uppercase key"
-            if acc.dash and acc.upper
-            else "dash-separated key"
-            if acc.dash
-            else "uppercase key"
-        )
-        advice, fix = _advice(section, key, acc.value)
-        fails = cat.to_specifiers(acc.fails)
-        enforced = cat.to_specifiers(acc.enforced | acc.fails)
-        warns = cat.to_specifiers(acc.warns)
-        due = max(acc.due) if acc.due else None
-        place = f"[{section}]" + (f" (inherited from [{inherited}])" if inherited else "")
-        findings.append(
-            ctx.report(
-                code=code,
-                message=f"{kind} `{key}` in {place}: {advice}",
-                path=PATH,
-                line=key_line,
-                column=key_col,
-                fails=fails,
-                fails_enforced=enforced,
-                warns=warns,
-                due_date=due,
-                fix=fix or None,
-            )
-        )
-    findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.code))
-    return tuple(findings)
+            occ = found.get(ident)
+            if occ is None:
+                occ = KeyOccurrence(section, spot.key, spot.line, spot.column, inherited, value, ())
+            reads = tuple((versions, facts, opt) for versions, facts in group.eras)
+            found[ident] = occ._replace(reads=occ.reads + reads)
+    return tuple(found.values())
 
 
-def _section_method(section: str, prefix: str, split: str) -> str | None:
-    """The handler method setuptools looks up for ``section``, or None if not its prefix."""
-    if not section.startswith(prefix):
+def judge_key(ctx: Context, occ: KeyOccurrence) -> _Acc:
+    """The versions in which the key warns, fails or fails when enforced, for its dashes
+    (``acc.dash``) and its capitals (``acc.upper``), era by era as setuptools checks them."""
+    today = ctx.today.isoformat()
+    acc = _Acc(value=occ.value)
+    for versions, facts, opt in occ.reads:
+        if "-" in opt and facts.checks(facts.dash, occ.section):
+            acc.dash = True
+            _apply(acc, facts.dash, versions, today)
+        if not opt.islower() and facts.checks(facts.upper, occ.section):
+            acc.upper = True
+            _apply(acc, facts.upper, versions, today)
+    return acc
+
+
+def key_finding(ctx: Context, code: str, occ: KeyOccurrence, acc: _Acc) -> Finding | None:
+    """The finding of a judged key, or None when it is not worth reporting: a key that only
+    ever drew a warning in old releases (54.1.0 checked every section) fails nowhere and
+    warns in no current release."""
+    cat = ctx.catalogue
+    if not (acc.fails or acc.enforced or cat.newest in acc.warns):
         return None
-    if split == "partition":
-        sub = section[len(prefix) :].lstrip(".")
-    else:  # "replace": every occurrence of the prefix is removed
-        sub = section.replace(prefix, "").strip(".")
-    return ("parse_section" + (f"_{sub}" if sub else "")).replace(".", "__")
+    kind = (
+        "dash-separated and uppercase key"
+        if acc.dash and acc.upper
+        else "dash-separated key"
+        if acc.dash
+        else "uppercase key"
+    )
+    advice, fix = _advice(occ.section, occ.key, acc.value)
+    place = f"[{occ.section}]" + (f" (inherited from [{occ.inherited}])" if occ.inherited else "")
+    return ctx.report(
+        code=code,
+        message=f"{kind} `{occ.key}` in {place}: {advice}",
+        path=PATH,
+        line=occ.line,
+        column=occ.column,
+        fails=cat.to_specifiers(acc.fails),
+        fails_enforced=cat.to_specifiers(acc.enforced | acc.fails),
+        warns=cat.to_specifiers(acc.warns),
+        due_date=max(acc.due) if acc.due else None,
+        fix=fix or None,
+    )
 
 
-def _find_location(
-    by_key: dict[tuple[str, str], list[KeyLocation]], section: str, opt: str
-) -> tuple[KeyLocation | None, str | None]:
-    for sec, inherited in ((section, None), ("DEFAULT", "DEFAULT")):
-        locs = by_key.get((sec, opt))
-        if locs:
-            return locs[-1], inherited
-        # configparser lowercased the key (setuptools < 53.1.0): match case-insensitively.
-        for (s, k), found in by_key.items():
-            if s == sec and k.lower() == opt:
-                return found[-1], inherited
-    return None, None
+#: What a check of a parse error says: (message, fix) for an exception it reports, or None.
+Describe = Callable[[Exception, bytes], "tuple[str, str] | None"]
 
 
-def _checker(code: str) -> _Check:
-    return _Check(code)
-
-
-class _Check:
-    """A picklable check that selects one code from the shared setup.cfg analysis (a plain
-    class: a frozen dataclass costs several exec() calls at every cold start)."""
-
-    __slots__ = ("code",)
-
-    def __init__(self, code: str) -> None:
-        self.code = code
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is _Check and other.code == self.code
-
-    def __hash__(self) -> int:
-        return hash(self.code)
-
-    def __repr__(self) -> str:
-        return f"_Check(code={self.code!r})"
-
-    def __call__(self, ctx: Context) -> Iterable[Finding]:
-        return [f for f in analyse_setup_cfg(ctx) if f.code == self.code]
+def error_findings(ctx: Context, code: str, describe: Describe) -> list[Finding]:
+    """The findings of rule ``code`` for the errors configparser (or decoding) raises on
+    setup.cfg in some eras: one per distinct message, failing in those eras."""
+    data = ctx.setup_cfg.data
+    if data is None:
+        return []
+    errors: dict[str, tuple[set[str], tuple[int | None, int | None], str]] = {}
+    for group in ctx.setup_cfg.era_parses(ctx.catalogue):
+        exc = group.parsed.error
+        if exc is None:
+            continue
+        said = describe(exc, data)
+        if said is None:
+            continue
+        message, fix = said
+        entry = errors.setdefault(message, (set(), ctx.setup_cfg.error_location(exc), fix))
+        entry[0].update(group.versions)
+    findings = [
+        failing_finding(ctx, code, message, PATH, line, col, failing, fix=fix or None)
+        for message, (failing, (line, col), fix) in errors.items()
+    ]
+    return sorted(findings, key=lambda f: (f.line or 0, f.column or 0))
 
 
 def _value_finding(
@@ -430,3 +260,35 @@ def _value_finding(
         failing,
         fix=fix,
     )
+
+
+def _fix_key(fixer: CfgFixer, finding: Finding, opt: CfgOption) -> None:
+    fixer.fix_key(finding.code, opt)
+
+
+#: The fix SC001 and SC002 share: the key renamed to what setuptools reads
+#: (:meth:`sapper.fix.setup_cfg.CfgFixer.fix_key`).
+KEY_FIX = Fix(
+    path="setup.cfg",
+    help=(
+        "setup.cfg keys with dashes or capitals, renamed to what",
+        "setuptools reads (description-file -> long_description = file:",
+        "..., home-page -> url, ...); a [metadata] key setuptools ignores",
+        "anyway (a misspelt decsription-file) is commented out under a",
+        "one-line note. Edited line by line: comments, order and",
+        "indentation stay.",
+    ),
+    safety=(
+        "Safe: a key is renamed to the name setuptools already reads it under (or to the "
+        "key setuptools maps it to: `home-page` becomes `url`, `license-file` "
+        "`license_files`), so the built metadata does not change; `description-file` "
+        "becomes `long_description = file: ...`, which adds the long description "
+        "setuptools silently dropped. Unsafe (only with `--unsafe-fixes`): moving pbr's "
+        "`requires-dist`, `provides-extra` or `requires-python` to `[options]`, which "
+        "changes the declared requirements. A `[metadata]` key setuptools ignores anyway "
+        "(a misspelt `decsription-file`) is commented out under a one-line note: "
+        "setuptools never read it, so the built metadata does not change. A conflicting "
+        "key is reported and left alone."
+    ),
+    apply=_fix_key,
+)

@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...facts.setup_cfg import PATH
-from ...model import Reference
-from .._base import Rule, register
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
 from ._shared import (
     _REF_4870,
     _REF_4911,
     _REF_5011,
-    _Check,
+    KEY_FIX,
+    judge_key,
+    key_finding,
+    key_occurrences,
 )
 
 _REF_1608 = Reference(
     title="setuptools 54.1.0 changelog (#1608): dash-separated keys deprecated",
     url="https://setuptools.pypa.io/en/latest/history.html#v54-1-0",
 )
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    """Keys with a dash that an era checks (and their capitals, if any: one finding)."""
+    found = []
+    for occ in key_occurrences(ctx):
+        acc = judge_key(ctx, occ)
+        if acc.dash and (finding := key_finding(ctx, "SC001", occ, acc)) is not None:
+            found.append(finding)
+    return sorted(found, key=lambda f: (f.line or 0, f.column or 0))
 
 
 register(
@@ -64,7 +79,8 @@ long_description_content_type = text/x-rst
 """,
         references=(_REF_4870, _REF_4911, _REF_5011, _REF_1608),
         example=((PATH, "[metadata]\nname = example\nauthor-email = dev@example.org\n"),),
-        check=_Check("SC001"),
+        check=_check,
         reads=frozenset({PATH}),
+        fix=KEY_FIX,
     )
 )

@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...facts.setup_cfg import PATH
-from ...model import Reference
-from .._base import Rule, register
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
 from ._shared import (
     _REF_4870,
     _REF_4911,
     _REF_5011,
-    _Check,
+    KEY_FIX,
+    judge_key,
+    key_finding,
+    key_occurrences,
 )
 
 _REF_2592 = Reference(
     title="setuptools 54.1.1 changelog (#2592): uppercase keys in [metadata] deprecated",
     url="https://setuptools.pypa.io/en/latest/history.html#v54-1-1",
 )
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    """Keys with capitals that an era checks, and no dash (SC001 reports those)."""
+    found = []
+    for occ in key_occurrences(ctx):
+        acc = judge_key(ctx, occ)
+        if acc.upper and not acc.dash:
+            finding = key_finding(ctx, "SC002", occ, acc)
+            if finding is not None:
+                found.append(finding)
+    return sorted(found, key=lambda f: (f.line or 0, f.column or 0))
 
 
 register(
@@ -56,7 +73,8 @@ version = 1.0
 """,
         references=(_REF_2592, _REF_4870, _REF_4911, _REF_5011),
         example=((PATH, "[metadata]\nName = example\nversion = 1.0\n"),),
-        check=_Check("SC002"),
+        check=_check,
         reads=frozenset({PATH}),
+        fix=KEY_FIX,
     )
 )

@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...facts.setup_cfg import PATH
-from ...model import Reference
-from .._base import Rule, register
-from ._shared import _Check
+from ...model import Finding, Reference
+from .._base import Context, Rule, register
+from ._shared import error_findings
 
 _REF_1735 = Reference(
     title="setuptools 41.0.0 changelog (#1735): setup.cfg must be UTF-8",
     url="https://setuptools.pypa.io/en/latest/history.html#v41-0-0",
 )
+
+
+def _describe(exc: Exception, data: bytes) -> tuple[str, str] | None:
+    if isinstance(exc, UnicodeDecodeError):
+        return (
+            f"setup.cfg is not valid UTF-8 ({exc.reason}: byte 0x{exc.object[exc.start]:02x}); "
+            "setuptools reads it as UTF-8 and stops with UnicodeDecodeError",
+            "re-save setup.cfg as UTF-8",
+        )
+    if isinstance(exc, LookupError):
+        return (
+            f"the `coding:` comment on the first line of setup.cfg names no text encoding "
+            f"Python knows ({exc}); setuptools that decode setup.cfg with that comment stop "
+            "with LookupError",
+            "remove the `coding:` comment (setuptools reads setup.cfg as UTF-8 since 41.0.0) "
+            "or name a text encoding such as utf-8",
+        )
+    return None
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    return error_findings(ctx, "SC003", _describe)
 
 
 register(
@@ -46,7 +70,7 @@ The same file saved as UTF-8.
 """,
         references=(_REF_1735,),
         example=((PATH, "[metadata]\nauthor = Jos\udce9\n"),),
-        check=_Check("SC003"),
+        check=_check,
         reads=frozenset({PATH}),
     )
 )

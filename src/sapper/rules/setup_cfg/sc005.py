@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import configparser
+from collections.abc import Iterable
+
 from ...facts.setup_cfg import PATH
-from .._base import Rule, register
+from ...model import Finding
+from .._base import Context, Rule, register
 from ._shared import (
     _REF_CONFIGPARSER,
-    _Check,
+    error_findings,
 )
+
+
+def _describe(exc: Exception, data: bytes) -> tuple[str, str] | None:
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return (
+            f"section [{exc.section}] appears twice; configparser rejects the file "
+            "(DuplicateSectionError)",
+            f"merge the two [{exc.section}] sections into one",
+        )
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return (
+            f"key `{exc.option}` appears twice in [{exc.section}]; configparser rejects the "
+            "file (DuplicateOptionError)",
+            f"keep one `{exc.option}` in [{exc.section}]",
+        )
+    return None
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    return error_findings(ctx, "SC005", _describe)
+
 
 register(
     Rule(
@@ -45,7 +70,7 @@ version = 1.0
 """,
         references=(_REF_CONFIGPARSER,),
         example=((PATH, "[metadata]\nname = example\n\n[metadata]\nversion = 1.0\n"),),
-        check=_Check("SC005"),
+        check=_check,
         reads=frozenset({PATH}),
     )
 )

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import configparser
+from collections.abc import Iterable
+
 from ...facts.setup_cfg import PATH
-from .._base import Rule, register
+from ...model import Finding
+from .._base import Context, Rule, register
 from ._shared import (
     _REF_CONFIGPARSER,
-    _Check,
+    error_findings,
 )
+
+
+def _describe(exc: Exception, data: bytes) -> tuple[str, str] | None:
+    if isinstance(exc, configparser.InterpolationError):
+        return (
+            f"value of `{exc.option}` in [{exc.section}] uses `%` interpolation that "
+            f"configparser cannot resolve ({type(exc).__name__}); setuptools reads every "
+            "value through it",
+            "write a literal percent sign as `%%`",
+        )
+    return None
+
+
+def _check(ctx: Context) -> Iterable[Finding]:
+    return error_findings(ctx, "SC006", _describe)
+
 
 register(
     Rule(
@@ -45,7 +65,7 @@ or move the tool's settings to its own file (`pytest.ini`, `.flake8`).
         example=(
             (PATH, "[metadata]\nname = example\n\n[tool:pytest]\nlog_format = %(asctime)s\n"),
         ),
-        check=_Check("SC006"),
+        check=_check,
         reads=frozenset({PATH}),
     )
 )

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ...changes import change
 from ...facts.setup_cfg import (
     PATH,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from .._base import Context, Fix, Rule, register
 
 _TRUE = frozenset({"1", "true", "yes"})
+
+if TYPE_CHECKING:
+    from ...fix.setup_cfg import CfgFixer, CfgOption
 
 
 _STRTOBOOL_TRUE = frozenset({"y", "yes", "t", "true", "on", "1"})
@@ -145,6 +149,20 @@ def _date(text: str) -> _dt.date:
     return _dt.date.fromisoformat(text)
 
 
+def _fix(fixer: CfgFixer, finding: Finding, opt: CfgOption) -> None:
+    """`universal = 1` removed, and its section when it becomes empty (the fix of SC009)."""
+    code = finding.code
+    if not fixer.report(
+        code,
+        opt,
+        f"`{opt.key} = {opt.value}` removed from [{opt.section}] (deprecated since "
+        "setuptools 75.1.0; a pure-Python wheel is py3-none-any)",
+    ):
+        return
+    fixer.doc.delete(opt)
+    fixer.doc.drop_section_if_empty(opt.section)
+
+
 register(
     Rule(
         code="SC009",
@@ -191,5 +209,17 @@ Remove the option (and the section if it is empty); a pure-Python wheel is
         ),
         check=_check_universal,
         reads=frozenset({PATH, "setup.py"}),
+        fix=Fix(
+            path="setup.cfg",
+            help=(
+                "universal = 1 removed from [bdist_wheel] (or the old [wheel]",
+                "section)",
+            ),
+            safety=(
+                "Safe: the option is removed (and its section when it becomes empty); a pure-"
+                "Python wheel of a Python 3 project is `py3-none-any` either way."
+            ),
+            apply=_fix,
+        ),
     )
 )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ...facts.setup_py import (
     PATH,
@@ -13,7 +14,10 @@ from ...facts.setup_py import (
     sys_path_modified,
 )
 from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from .._base import Context, Fix, Rule, register
+
+if TYPE_CHECKING:
+    from ...fix.setup_py import PyEditor
 
 _ADVICE = {
     "pkg_resources": (
@@ -148,6 +152,307 @@ def _removed_through_local_imports(ctx: Context, tree: ast.Module, seen: set[str
     return findings
 
 
+_PKG_REWRITES = {
+    "get_distribution": ("importlib.metadata", True),
+    "parse_version": ("packaging.version", False),
+    "resource_filename": ("importlib.resources", False),
+}
+
+
+_UNSAFE_WHY = {
+    "packaging.version": (
+        "; `packaging` must be in build-system.requires, and a legacy (non-PEP 440) version "
+        "string now raises InvalidVersion"
+    ),
+    "importlib.resources": (
+        "; importlib.resources imports the package (Python >= 3.9) where resource_filename did not"
+    ),
+}
+
+
+def _fix(editor: PyEditor, findings: Sequence[Finding]) -> None:
+    """At each finding's line: drop ``from setuptools.command.test import test`` when the
+    class is only a ``cmdclass`` value (safe: setuptools has no ``test`` command since 72),
+    and rewrite the ``pkg_resources`` uses that have a direct equivalent
+    (:func:`_fix_pkg_resources`). A file with any other ``pkg_resources`` use is left alone
+    and reported."""
+    import libcst as cst
+
+    from ...fix import Edit
+    from ...fix.setup_py import comments, dotted, is_setup_call
+
+    lines = {f.line for f in findings if f.line is not None}
+    body = editor.body
+
+    # SP001: from setuptools.command.test import test [as X], used only as a cmdclass value,
+    # or only as the base of module-level classes that are only used as cmdclass values.
+    def inside(node: Any, container: Any) -> bool:
+        while node is not None:
+            if node is container:
+                return True
+            node = editor.parents.get(node)
+        return False
+
+    def cmdclass_element(use: Any) -> tuple[Any, int] | None:
+        element: Any = editor.parents.get(use)
+        mapping: Any = editor.parents.get(element) if element is not None else None
+        keyword: Any = editor.parents.get(mapping) if mapping is not None else None
+        owner: Any = editor.parents.get(keyword) if keyword is not None else None
+        if (
+            isinstance(element, cst.DictElement)
+            and element.value is use
+            and isinstance(mapping, cst.Dict)
+            and isinstance(keyword, cst.Arg)
+            and keyword.keyword is not None
+            and keyword.keyword.value == "cmdclass"
+            and isinstance(owner, cst.Call)
+            and is_setup_call(owner)
+        ):
+            return mapping, list(mapping.elements).index(element)
+        return None
+
+    for stmt in body:
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+            continue
+        if editor.line(stmt) not in lines:
+            continue  # no finding here
+        imp = stmt.body[0]
+        if not (
+            isinstance(imp, cst.ImportFrom)
+            and not imp.relative
+            and imp.module is not None
+            and dotted(imp.module) == "setuptools.command.test"
+            and not isinstance(imp.names, cst.ImportStar)
+            and len(imp.names) == 1
+        ):
+            continue
+        alias = imp.names[0]
+        local = dotted(alias.asname.name) if alias.asname is not None else dotted(alias.name)
+        classes = [
+            c
+            for c in body
+            if isinstance(c, cst.ClassDef)
+            and any(isinstance(b.value, cst.Name) and b.value.value == local for b in c.bases)
+        ]
+        elements: list[tuple[Any, int]] = []
+        usable = True
+        for name in [local, *(c.name.value for c in classes)]:
+            for use in editor.refs.get(name, []):
+                if any(inside(use, c) for c in classes):
+                    continue
+                element = cmdclass_element(use)
+                if element is None:
+                    usable = False
+                    break
+                elements.append(element)
+        line = editor.line(stmt)
+        if not usable:
+            editor.add(
+                Edit(
+                    code="SP001",
+                    path=PATH,
+                    line=line,
+                    message=(
+                        f"`{local}` from setuptools.command.test is used outside "
+                        "setup(cmdclass=...); remove the test command by hand"
+                    ),
+                    status="skipped",
+                )
+            )
+            continue
+        safe = not classes
+        class_names = ", ".join(f"`{c.name.value}`" for c in classes)
+        st = editor.status(safe)
+        edit = Edit(
+            code="SP001",
+            path=PATH,
+            line=line,
+            message=(
+                "setuptools.command.test import"
+                + (f", the class {class_names} built on it" if classes else "")
+                + " and the `cmdclass` entry removed (setuptools has no test command "
+                "since 72)" + ("" if safe else "; the class's code and comments go with it")
+            ),
+            safe=safe,
+            status=st,
+        )
+        touched = [stmt, *classes, *(m.elements[i] for m, i in elements)]
+        if editor.hold(edit, editor.span(touched)):
+            continue
+        editor.add(edit)
+        if st != "applied":
+            continue
+        editor.plan.statements[stmt] = []
+        for cls in classes:
+            editor.plan.statements[cls] = []
+            editor.plan.allowed_lost.extend(comments(editor.module.code_for_node(cls)))
+        for mapping, index in elements:
+            editor.plan.drop_elements.setdefault(mapping, set()).add(index)
+
+    _fix_pkg_resources(editor, lines)
+
+
+def _fix_pkg_resources(editor: PyEditor, lines: set[int]) -> None:
+    """Rewrite the module's ``pkg_resources`` uses that have a direct equivalent, when a
+    finding is at one of its ``pkg_resources`` imports; any other use leaves them all."""
+    import libcst as cst
+
+    from ...fix import Edit
+    from ...fix.setup_py import dotted
+
+    body = editor.body
+    parents = editor.parents
+
+    stmts: list[tuple[Any, str | None, dict[str, str]]] = []  # (stmt, module alias, names)
+    for stmt in body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if dotted(alias.name) == "pkg_resources":
+                        local = dotted(alias.asname.name) if alias.asname else "pkg_resources"
+                        stmts.append((stmt, local, {}))
+            elif (
+                isinstance(small, cst.ImportFrom)
+                and not small.relative
+                and small.module is not None
+                and dotted(small.module) == "pkg_resources"
+            ):
+                if isinstance(small.names, cst.ImportStar):
+                    stmts.append((stmt, None, {"*": "*"}))
+                else:
+                    stmts.append(
+                        (
+                            stmt,
+                            None,
+                            {
+                                (dotted(a.asname.name) if a.asname else dotted(a.name)): dotted(
+                                    a.name
+                                )
+                                for a in small.names
+                            },
+                        )
+                    )
+    if not stmts or not any(editor.line(stmt) in lines for stmt, _, _ in stmts):
+        return
+
+    def skip(stmt: Any, why: str) -> None:
+        editor.add(
+            Edit(
+                code="SP001",
+                path=PATH,
+                line=editor.line(stmt),
+                message=f"pkg_resources kept: {why}; rewrite it by hand or pin setuptools<82",
+                status="skipped",
+            )
+        )
+
+    first = stmts[0][0]
+    for stmt, _, mapping in stmts:
+        if len(stmt.body) != 1 or (
+            isinstance(stmt.body[0], cst.Import) and len(stmt.body[0].names) != 1
+        ):
+            skip(stmt, "the import statement imports other modules too")
+            return
+        if "*" in mapping:
+            skip(stmt, "`from pkg_resources import *`")
+            return
+    replace: dict[Any, Any] = {}
+    modules: dict[str, bool] = {}  # new module -> safe
+    for _stmt, module_alias, mapping in stmts:
+        for local, real in [(module_alias, None)] if module_alias else list(mapping.items()):
+            for use in editor.refs.get(local, []):
+                if real is None:  # pkg_resources.<func>(...)
+                    attr = parents.get(use)
+                    if not (isinstance(attr, cst.Attribute) and attr.value is use):
+                        skip(first, f"`{local}` is used as a value")
+                        return
+                    func_name = attr.attr.value
+                    func_node: Any = attr
+                else:
+                    func_name = real
+                    func_node = use
+                call = parents.get(func_node)
+                if func_name not in _PKG_REWRITES or not (
+                    isinstance(call, cst.Call) and call.func is func_node
+                ):
+                    skip(first, f"`{func_name}` has no direct modern equivalent here")
+                    return
+                new_module, safe = _PKG_REWRITES[func_name]
+                if func_name == "get_distribution":
+                    outer = parents.get(call)
+                    if not (
+                        isinstance(outer, cst.Attribute)
+                        and outer.value is call
+                        and outer.attr.value == "version"
+                        and len(call.args) == 1
+                    ):
+                        skip(first, "get_distribution() is used for more than `.version`")
+                        return
+                    replace[outer] = call.with_changes(
+                        func=cst.parse_expression("importlib.metadata.version")
+                    )
+                elif func_name == "parse_version":
+                    replace[call] = call.with_changes(
+                        func=cst.parse_expression("packaging.version.Version")
+                    )
+                else:
+                    if len(call.args) != 2 or any(a.keyword or a.star for a in call.args):
+                        skip(first, "resource_filename() is called with unusual arguments")
+                        return
+                    package, resource = call.args
+                    files_call = cst.Call(
+                        func=cst.parse_expression("importlib.resources.files"),
+                        args=[package.with_changes(comma=cst.MaybeSentinel.DEFAULT)],
+                    )
+                    replace[call] = cst.Call(
+                        func=cst.Name("str"),
+                        args=[
+                            cst.Arg(
+                                cst.BinaryOperation(
+                                    left=files_call,
+                                    operator=cst.Divide(),
+                                    right=resource.value,
+                                )
+                            )
+                        ],
+                    )
+                modules[new_module] = modules.get(new_module, True) and safe
+    if not replace:
+        return
+    if any(name == "DistributionNotFound" for _, _, m in stmts for name in m.values()):
+        skip(first, "DistributionNotFound is caught; importlib.metadata raises another error")
+        return
+    safe = all(modules.values())
+    st = editor.status(safe)
+    what = ", ".join(sorted(modules))
+    edit = Edit(
+        code="SP001",
+        path=PATH,
+        line=editor.line(first),
+        message=f"pkg_resources uses rewritten with {what}"
+        + "".join(_UNSAFE_WHY[m] for m in sorted(modules) if not modules[m]),
+        safe=safe,
+        status=st,
+    )
+    if editor.hold(edit, editor.span([*(s for s, _, _ in stmts), *replace])):
+        return
+    editor.add(edit)
+    if st != "applied":
+        return
+    editor.plan.replace.update(replace)
+    new_imports = [cst.parse_statement(f"import {m}\n") for m in sorted(modules)]
+    for i, (stmt, _, _) in enumerate(stmts):
+        if i == 0:
+            head = new_imports[0].with_changes(
+                leading_lines=stmt.leading_lines, trailing_whitespace=stmt.trailing_whitespace
+            )
+            editor.plan.statements[stmt] = [head, *new_imports[1:]]
+        else:
+            editor.plan.statements[stmt] = []
+
+
 register(
     Rule(
         code="SP001",
@@ -214,5 +519,25 @@ Use `importlib.metadata`, `importlib.resources` and `packaging` instead of
             ),
         ),
         check=_check_removed_imports,
+        needs="setup.py",
+        fix=Fix(
+            path="setup.py",
+            help=(
+                "setup.py: the setuptools.command.test import and its cmdclass",
+                "entry; pkg_resources get_distribution(x).version, parse_version,",
+                "resource_filename",
+            ),
+            safety=(
+                "Safe: dropping `from setuptools.command.test import test` when the class is only"
+                " a `cmdclass` value (setuptools has no `test` command since 72.0.0), and "
+                "`get_distribution(x).version` -> `importlib.metadata.version(x)`. Unsafe (only "
+                "with `--unsafe-fixes`): `parse_version(x)` -> `packaging.version.Version(x)` "
+                "(`packaging` must be in `build-system.requires`, and legacy versions no longer "
+                "parse) and `resource_filename(p, r)` -> `str(importlib.resources.files(p) / r)` "
+                "(the package must be importable). A file with any other `pkg_resources` use is "
+                "left alone and reported; an edit that would lose a comment is not made."
+            ),
+            apply=_fix,
+        ),
     )
 )

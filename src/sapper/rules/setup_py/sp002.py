@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from ...changes import change
 from ...facts._values import UNKNOWN
 from ...facts.setup_py import PATH
 from ...model import Finding, Reference
-from .._base import Context, Rule, register
+from .._base import Context, Fix, Rule, register
+
+if TYPE_CHECKING:
+    from ...fix.setup_py import PyEditor
 
 
 def _falsy(value: object) -> bool:
@@ -34,7 +38,8 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
         # 58.0.0/58.0.1 dropped the keyword silently (no conversion); 58.0.2 (#2769)
         # fails fast for any value; 58.0.3 (#2777) lets a false value pass again.
         if _falsy(kw.value):
-            failing = {v for v in cat.universe if v == "58.0.2"}
+            fast = change("ST11").fails[0][0]  # the release that failed fast for any value
+            failing = {v for v in cat.universe if v == fast}
             what = (
                 f"a false value (`use_2to3={kw.value!r}`) only failed in "
                 "setuptools 58.0.2; drop the keyword"
@@ -60,6 +65,45 @@ def _check_use_2to3(ctx: Context) -> Iterable[Finding]:
             )
         )
     return findings
+
+
+def _fix(editor: PyEditor, findings: Sequence[Finding]) -> None:
+    """Drop ``use_2to3=`` from the ``setup()`` call at each finding's line: safe for a false
+    literal, which setuptools ignored; unsafe otherwise (the code was converted by 2to3
+    before setuptools 58.0.0 and may not run on Python 3 as it is)."""
+    from ...fix import Edit
+    from ...fix.setup_py import falsy_literal
+
+    lines = {f.line for f in findings}
+    for call in editor.setup_calls:
+        for i, arg in enumerate(call.args):
+            if arg.keyword is None or arg.keyword.value != "use_2to3":
+                continue
+            if editor.line(arg) not in lines:
+                continue
+            safe = falsy_literal(arg.value)
+            st = editor.status(safe)
+            edit = Edit(
+                code="SP002",
+                path=PATH,
+                line=editor.line(arg),
+                message=(
+                    "`use_2to3` removed from setup()"
+                    + (
+                        ""
+                        if safe
+                        else ": the code was converted by 2to3 before setuptools 58; "
+                        "check that it runs on Python 3 unconverted"
+                    )
+                ),
+                safe=safe,
+                status=st,
+            )
+            if editor.hold(edit, editor.span([arg])):
+                continue
+            editor.add(edit)
+            if st == "applied":
+                editor.plan.drop_args.setdefault(call, set()).add(i)
 
 
 register(
@@ -115,5 +159,16 @@ after porting the code to Python 3, or pin `setuptools<58` in `build-system.requ
             ),
         ),
         check=_check_use_2to3,
+        needs="setup.py",
+        fix=Fix(
+            path="setup.py",
+            help=("setup.py: use_2to3= in setup()",),
+            safety=(
+                "Safe for a false literal, which setuptools ignored (the keyword is removed); "
+                "unsafe otherwise: the code was converted by 2to3 before setuptools 58.0.0 and "
+                "may not run on Python 3 as it is."
+            ),
+            apply=_fix,
+        ),
     )
 )

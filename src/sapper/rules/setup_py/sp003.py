@@ -280,5 +280,6 @@ setup(name="example", version="1.0")
             ),
         ),
         check=_check_removed_names,
+        needs="setup.py",
     )
 )

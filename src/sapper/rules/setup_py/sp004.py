@@ -117,5 +117,6 @@ setup(name="example", version="1.0", install_requires=["requests", "six"])
             ),
         ),
         check=_check_unordered_requires,
+        needs="setup.py",
     )
 )

@@ -105,5 +105,6 @@ setup(name="example", version="1.0.0.dev0")
             ),
         ),
         check=_check_invalid_version,
+        needs="setup.py",
     )
 )

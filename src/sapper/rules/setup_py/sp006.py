@@ -128,5 +128,6 @@ setup(name="example", version="1.0", install_requires=["pytz>=2012.6"])
             ),
         ),
         check=_check_invalid_requirements,
+        needs="setup.py",
     )
 )

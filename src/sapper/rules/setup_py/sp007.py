@@ -96,5 +96,6 @@ setup(
             ),
         ),
         check=_check_description_newline,
+        needs="setup.py",
     )
 )

@@ -192,5 +192,6 @@ setup(name="example", version="1.0")
             ),
         ),
         check=_check_dry_run,
+        needs="setup.py",
     )
 )

@@ -112,5 +112,6 @@ with `requires = ["setuptools>=70.1"]` in `[build-system]`, or keep the import a
             ),
         ),
         check=_check_wheel_import,
+        needs="setup.py",
     )
 )

@@ -205,5 +205,6 @@ setup(name="example", version="1.0", include_package_data=True,
             ("example/__init__.py", ""),
         ),
         check=_check_distutils_build_py,
+        needs="setup.py",
     )
 )
