@@ -27,7 +27,7 @@ __all__ = ["plan_migration"]
 #: The platforms and Pythons a setup.py value must not differ between to move: a value
 #: that does would be pinned to one of them in pyproject.toml.
 _PLATFORMS = ("linux", "win32", "darwin")
-_PYTHONS = ("3.8", "3.13")
+_PYTHONS = ("2.7", "3.6", "3.8", "3.13")
 
 _SETUPTOOLS_BACKENDS = frozenset({"setuptools.build_meta", "setuptools.build_meta:__legacy__"})
 

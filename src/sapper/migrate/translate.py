@@ -177,6 +177,20 @@ class _Translator:
         found.sort(key=lambda p: (p.count("/"), p))
         return found[0] if found else None
 
+    def _read(self, directive: Directive) -> str | None:
+        """The text of a ``file:`` directive as setuptools reads it (None: a file that is
+        not in the tree, or not a ``file:`` directive)."""
+        if directive.kind != "file" or not directive.target:
+            return None
+        texts = []
+        for path in directive.target:
+            data = self.files.get(path.strip().removeprefix("./"))
+            text = None if data is None else _text(data)
+            if text is None:
+                return None
+            texts.append(text)
+        return "\n".join(texts)
+
     def readme(self) -> None:
         long = self.given.get("long_description")
         ctype = self.given.get("long_description_content_type")
@@ -297,7 +311,14 @@ class _Translator:
         if given is None:
             return
         value = given.value
-        if _movable(given) and isinstance(value, Directive) and value.kind == "file":
+        text = self._read(value) if isinstance(value, Directive) else None
+        if (
+            _movable(given)
+            and text is not None
+            and text.splitlines() == [line.strip() for line in text.splitlines() if line.strip()]
+        ):
+            # setup.cfg strips the lines and drops blank ones, pyproject only splits them
+            assert isinstance(value, Directive)
             self.out.dynamic.append("classifiers")
             self.out.tool_dynamic["classifiers"] = {"file": list(value.target)}
         elif _movable(given) and _strings(value):
@@ -337,7 +358,10 @@ class _Translator:
         if given is None:
             return
         value = given.value
-        if _movable(given) and isinstance(value, Directive) and value.kind == "file":
+        text = self._read(value) if isinstance(value, Directive) else None
+        if _movable(given) and text is not None and ("\n" in text.strip() or ";" not in text):
+            # setup.cfg splits a one-line file at ";" (losing its marker), pyproject does not
+            assert isinstance(value, Directive)
             self.out.dynamic.append("dependencies")
             self.out.tool_dynamic["dependencies"] = {"file": list(value.target)}
             self.out.minimum = _newest(self.out.minimum, DYNAMIC_DEPENDENCIES_SINCE)
@@ -364,7 +388,9 @@ class _Translator:
                 if not isinstance(extra, str) or not _EXTRA.match(extra):
                     ok = False
                     break
-                if isinstance(reqs_value, Directive) and reqs_value.kind == "file":
+                text = self._read(reqs_value) if isinstance(reqs_value, Directive) else None
+                if text is not None and ("\n" in text.strip() or ";" not in text):
+                    assert isinstance(reqs_value, Directive)
                     files[extra] = {"file": list(reqs_value.target)}
                     continue
                 reqs = requirements(reqs_value)
