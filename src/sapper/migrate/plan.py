@@ -72,7 +72,13 @@ def _read_setup_py(
         return (
             {},
             None,
-            [Refusal("setup-py-calls", f"setup.py calls setup() more than once ({lines})", "setup.py")],
+            [
+                Refusal(
+                    "setup-py-calls",
+                    f"setup.py calls setup() more than once (lines {lines})",
+                    "setup.py",
+                )
+            ],
             None,
         )
     unseen = facts.unseen or (
@@ -81,8 +87,8 @@ def _read_setup_py(
         else None
     )
     if unseen is not None:
-        call = run.calls[0].call
-        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", call.lineno)], None
+        line = run.calls[0].call.lineno
+        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
     call = run.calls[0]
     direct = {kw.arg for kw in call.call.keywords if kw.arg is not None}
     # the same keywords on other platforms and Pythons
@@ -90,9 +96,7 @@ def _read_setup_py(
     for platform in _PLATFORMS:
         for version in _PYTHONS:
             other = SetupPyFacts(files, make_target(version, platform))
-            others.append(
-                {k.name: k.value for k in other.keywords} if not other.opaque else {}
-            )
+            others.append({k.name: k.value for k in other.keywords} if not other.opaque else {})
     given: dict[str, Given] = {}
     for kw in facts.keywords:
         varies = kw.name in call.maybe or any(
@@ -115,7 +119,7 @@ def _same(a: Any, b: Any) -> bool:
         return a is b
     try:
         return bool(a == b) and type(a) is type(b)
-    except Exception:  # noqa: BLE001 - a value whose comparison fails is not the same
+    except Exception:  # a value whose comparison fails is not the same
         return False
 
 
@@ -168,7 +172,13 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             return _refused(
                 root,
-                [Refusal("pyproject-unreadable", f"pyproject.toml does not parse: {exc}", "pyproject.toml")],
+                [
+                    Refusal(
+                        "pyproject-unreadable",
+                        f"pyproject.toml does not parse: {exc}",
+                        "pyproject.toml",
+                    )
+                ],
                 notes,
             )
         if "project" in existing:

@@ -53,9 +53,7 @@ class _Remover(cst.CSTTransformer):
         if self.done or pos.start.line != self.line:
             return updated_node
         kept = [
-            a
-            for a in updated_node.args
-            if a.keyword is None or a.keyword.value not in self.remove
+            a for a in updated_node.args if a.keyword is None or a.keyword.value not in self.remove
         ]
         if len(kept) == len(updated_node.args):
             return updated_node
@@ -109,18 +107,26 @@ def remove_keywords(source: str, call: ast.Call, remove: Mapping[str, str]) -> S
     return SetupPyEdit(new, tuple(moved))
 
 
+def _calls_setup(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    return name == "setup"
+
+
 def _insert_block(text: str, comments: list[str]) -> str:
     """Put ``comments`` above the statement that calls ``setup()``."""
     tree = ast.parse(text)
     target: ast.stmt | None = None
     for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and any(
-            isinstance(c, ast.Call) and getattr(c.func, "id", getattr(c.func, "attr", "")) == "setup"
-            for c in ast.walk(node)
+        if (
+            isinstance(node, ast.stmt)
+            and not isinstance(node, ast.If | ast.FunctionDef | ast.With | ast.Try)
+            and (target is None or node.lineno >= target.lineno)
+            and any(_calls_setup(c) for c in ast.walk(node))
         ):
-            if target is None or node.lineno >= target.lineno:
-                if not isinstance(node, ast.If | ast.FunctionDef | ast.With | ast.Try):
-                    target = node
+            target = node
     lines = text.splitlines(keepends=True)
     at = (target.lineno - 1) if target is not None else 0
     indent = " " * (target.col_offset if target is not None else 0)

@@ -58,9 +58,7 @@ def _where(given: Given) -> str:
 
 
 def _movable(*items: Given | None) -> bool:
-    return all(
-        g is None or (g.value is not UNKNOWN and not g.varies and g.direct) for g in items
-    )
+    return all(g is None or (g.value is not UNKNOWN and not g.varies and g.direct) for g in items)
 
 
 def _why(given: Given) -> str:
@@ -98,9 +96,7 @@ class _Translator:
     def name(self) -> None:
         given = self.given.get("name")
         if given is None:
-            self.out.refusals.append(
-                Refusal("no-name", "the project gives no name", "setup.py")
-            )
+            self.out.refusals.append(Refusal("no-name", "the project gives no name", "setup.py"))
             return
         if not _movable(given) or not isinstance(given.value, str):
             self.out.refusals.append(
@@ -444,8 +440,10 @@ class _Translator:
             # does not: an empty list keeps the wheel without discovered packages
             self.out.tool["packages"] = []
         if modules is not None:
-            if _movable(modules) and _strings(modules.value) and all(
-                _MODULE.match(m) for m in modules.value
+            if (
+                _movable(modules)
+                and _strings(modules.value)
+                and all(_MODULE.match(m) for m in modules.value)
             ):
                 self.out.tool["py-modules"] = list(modules.value)
                 self.move("py_modules", "py-modules")
@@ -463,9 +461,13 @@ class _Translator:
         )
         ok = _movable(None if finder else packages, package_dir, find)
         dirs = package_dir.value if package_dir is not None else None
-        if ok and dirs is not None and not (
-            isinstance(dirs, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in dirs.items())
+        if (
+            ok
+            and dirs is not None
+            and not (
+                isinstance(dirs, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in dirs.items())
+            )
         ):
             ok = False
         if ok and packages is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -139,9 +138,9 @@ def build_pyproject(
     else:  # right after [build-system], before the other tools' tables
         ordered = tomlkit.document()
         placed = False
-        for key, item in doc.body:
-            ordered.append(key, item)
-            if key is not None and key.key == "build-system":
+        for name, item in doc.body:
+            ordered.append(name, item)
+            if name is not None and name.key == "build-system":
                 ordered.append("project", project)
                 placed = True
         if not placed:
@@ -203,7 +202,7 @@ def write_migration(migration: Migration, dest: Path | None = None) -> None:
         tmp = path.with_name(f".{path.name}.sapper-tmp")
         tmp.write_bytes(data)
         with contextlib.suppress(OSError):
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
+            tmp.chmod(path.stat().st_mode & 0o7777)
         tmp.replace(path)
 
 
