@@ -1,0 +1,1 @@
+"""``sapper migrate``: move a setuptools project's configuration to ``pyproject.toml``."""
