@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
         return _migrate(args, target, kind, root, plan_migration, write_migration, migration_diff)
 
 
-def _migrate(  # noqa: PLR0913, PLR0917 - the handler's steps, split for length
+def _migrate(  # noqa: PLR0917 - the handler's steps, split for length
     args: argparse.Namespace,
     target: str,
     kind: str,
@@ -185,7 +185,7 @@ def _migrate(  # noqa: PLR0913, PLR0917 - the handler's steps, split for length
     return ExitCode.OK if status in {"migrated", "unchanged"} else ExitCode.TARGET_ERROR
 
 
-def _json(  # noqa: PLR0913, PLR0917
+def _json(  # noqa: PLR0917
     args: argparse.Namespace,
     target: str,
     migration: Migration,
@@ -225,7 +225,7 @@ def _json(  # noqa: PLR0913, PLR0917
     sys.stdout.write("\n")
 
 
-def _text(  # noqa: PLR0913, PLR0917
+def _text(  # noqa: PLR0917
     args: argparse.Namespace,
     target: str,
     migration: Migration,
