@@ -139,6 +139,12 @@ class _Translator:
             )
             self.move("version", "dynamic")
             return
+        attr = self._version_attr(given)
+        if attr is not None:
+            self.out.dynamic.append("version")
+            self.out.tool_dynamic["version"] = {"attr": attr}
+            self.move("version", "dynamic")
+            return
         if _movable(given) and isinstance(value, str):
             try:
                 normal = str(Version(value))
@@ -151,6 +157,58 @@ class _Translator:
             self.stay("version", ("version",), "it is not written as a normalised version")
             return
         self.stay("version", ("version",))
+
+    def _version_attr(self, given: Given) -> str | None:
+        """``version=pkg.__version__`` (setup.py imports ``pkg``) as ``attr:``, when
+        ``pkg`` is a module of the tree that binds the name once, at module level, to a
+        normalised version literal: setuptools' ``attr:`` then reads that literal without
+        importing, and it is what the import gives."""
+        from packaging.version import InvalidVersion, Version
+
+        node = given.node
+        if not (
+            given.origin == "py"
+            and given.direct
+            and not given.varies
+            and isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+        ):
+            return None
+        module = node.value.id
+        dirs = self.given.get("package_dir")
+        base = ""
+        if dirs is not None and isinstance(dirs.value, dict):
+            base = str(dirs.value.get("", "")).strip("/")
+        prefix = f"{base}/" if base else ""
+        source = self.files.get(f"{prefix}{module}.py") or self.files.get(
+            f"{prefix}{module}/__init__.py"
+        )
+        if source is None:
+            return None
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return None
+        bound = [
+            stmt
+            for stmt in ast.walk(tree)
+            if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            and any(
+                isinstance(t, ast.Name) and t.id == node.attr
+                for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+            )
+        ]
+        if len(bound) != 1 or bound[0] not in tree.body or isinstance(bound[0], ast.AugAssign):
+            return None
+        value = bound[0].value
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            return None
+        try:
+            if str(Version(value.value)) != value.value:
+                return None
+        except InvalidVersion:
+            return None
+        return f"{module}.{node.attr}"
 
     def description(self) -> None:
         given = self.given.get("description")
@@ -233,12 +291,20 @@ class _Translator:
             return
         if _movable(given) and isinstance(given.value, str):
             try:
-                SpecifierSet(given.value)
+                normal = str(SpecifierSet(given.value))
             except InvalidSpecifier:
-                pass
-            else:
+                normal = None
+            # setuptools writes a [project] value normalised, a setup() one as it is
+            if normal == given.value:
                 self.out.project["requires-python"] = given.value
                 self.move("python_requires", "requires-python")
+                return
+            if normal is not None:
+                self.stay(
+                    "python_requires",
+                    ("requires-python",),
+                    f"[project] would write Requires-Python as {normal!r}",
+                )
                 return
         self.stay("python_requires", ("requires-python",))
 
