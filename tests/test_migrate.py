@@ -72,6 +72,11 @@ REFUSALS = [
         "setup-cfg-unreadable",
     ),
     ("setup-py-syntax", {"setup.py": "setup(\n"}, "setup-py-syntax"),
+    (
+        "pbr",
+        {"setup.py": "from setuptools import setup\nsetup(setup_requires=['pbr'], pbr=True)\n"},
+        "pbr",
+    ),
 ]
 
 
@@ -124,6 +129,26 @@ def test_a_value_that_depends_on_the_platform_stays_dynamic(tmp_path: Path) -> N
     assert setup_py.after is not None
     assert "install_requires=deps" in setup_py.after
     assert any("install_requires" in n and "platforms" in n for n in migration.notes)
+
+
+def test_setuptools_scm_keeps_the_version_dynamic(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "from setuptools import setup\n"
+            "setup(name='p', use_scm_version=True, py_modules=['p'])\n",
+            "p.py": "",
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals
+    pyproject = next(c for c in migration.changes if c.path == "pyproject.toml")
+    assert pyproject.after is not None
+    project = tomllib.loads(pyproject.after)["project"]
+    assert project["dynamic"] == ["version"]
+    setup_py = next(c for c in migration.changes if c.path == "setup.py")
+    assert setup_py.after is not None
+    assert "use_scm_version=True" in setup_py.after
 
 
 def test_a_local_import_keeps_the_legacy_backend(tmp_path: Path) -> None:

@@ -221,7 +221,12 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
     given = _merge(py_given, cfg_given)
     if not any(g.section in {"metadata", "options"} or g.origin == "py" for g in given.values()):
         notes.append("setup.py and setup.cfg configure nothing sapper can move")
-    outcome = translate(given, files.files)
+    requires = existing.get("build-system", {}).get("requires", [])
+    scm = "setuptools_scm" in existing.get("tool", {}) or any(
+        isinstance(r, str) and r.replace("-", "_").lower().startswith("setuptools_scm")
+        for r in (requires if isinstance(requires, list) else [])
+    )
+    outcome = translate(given, files.files, scm=scm)
     notes += outcome.notes
     if outcome.refusals:
         return _refused(root, outcome.refusals, notes)

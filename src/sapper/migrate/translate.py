@@ -72,9 +72,12 @@ def _why(given: Given) -> str:
 
 
 class _Translator:
-    def __init__(self, given: Mapping[str, Given], files: Mapping[str, bytes]) -> None:
+    def __init__(
+        self, given: Mapping[str, Given], files: Mapping[str, bytes], *, scm: bool
+    ) -> None:
         self.given = given
         self.files = files
+        self.scm = scm or "use_scm_version" in given
         self.out = Outcome()
 
     def stay(self, key: str, dynamic: tuple[str, ...], why: str | None = None) -> None:
@@ -125,6 +128,11 @@ class _Translator:
         from packaging.version import InvalidVersion, Version
 
         given = self.given.get("version")
+        if given is None and self.scm:
+            # setuptools_scm sets the version (use_scm_version stays in setup.py)
+            self.out.dynamic.append("version")
+            self.out.notes.append("the version stays with setuptools_scm (dynamic)")
+            return
         if given is None:
             self.out.refusals.append(
                 Refusal("no-version", "the project gives no version", "setup.py")
@@ -725,9 +733,24 @@ _STEPS: tuple[Callable[[_Translator], None], ...] = (
 )
 
 
-def translate(given: Mapping[str, Given], files: Mapping[str, bytes]) -> Outcome:
-    """What moves where, for the merged options of setup.cfg and setup.py."""
-    translator = _Translator(given, files)
+def translate(
+    given: Mapping[str, Given], files: Mapping[str, bytes], *, scm: bool = False
+) -> Outcome:
+    """What moves where, for the merged options of setup.cfg and setup.py (``scm``: the
+    build uses setuptools_scm, which sets the version)."""
+    translator = _Translator(given, files, scm=scm)
+    if "pbr" in given:
+        pbr = given["pbr"]
+        translator.out.refusals.append(
+            Refusal(
+                "pbr",
+                "pbr computes the metadata from setup.cfg and git: its own reading is not "
+                "setuptools'",
+                _where(pbr),
+                pbr.line,
+            )
+        )
+        return translator.out
     for step in _STEPS:
         step(translator)
     out = translator.out
