@@ -29,6 +29,15 @@ __all__ = ["plan_migration"]
 _PLATFORMS = ("linux", "win32", "darwin")
 _PYTHONS = ("2.7", "3.6", "3.8", "3.13")
 
+#: The setup() keywords of the metadata fields [project] governs (``_PREVIOUSLY_DEFINED``
+#: of setuptools' ``_apply_pyprojecttoml``).
+_METADATA = frozenset(
+    {"name", "version", "description", "long_description", "python_requires", "license",
+     "license_expression", "author", "author_email", "maintainer", "maintainer_email",
+     "keywords", "classifiers", "project_urls", "entry_points", "install_requires",
+     "extras_require"}
+)  # fmt: skip
+
 _SETUPTOOLS_BACKENDS = frozenset({"setuptools.build_meta", "setuptools.build_meta:__legacy__"})
 
 
@@ -81,22 +90,25 @@ def _read_setup_py(
             ],
             None,
         )
-    unseen = facts.unseen or (
-        "setup.py passes keywords sapper cannot read (**kwargs built by code)"
-        if facts.opaque
-        else None
-    )
-    if unseen is not None:
-        line = run.calls[0].call.lineno
-        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
     call = run.calls[0]
+    unseen = None
+    if call.unread:
+        unseen = "setup.py passes keywords sapper cannot read (**kwargs built by code)"
+    elif metadata := sorted(set(call.maybe) & _METADATA):
+        # a metadata keyword that stays must be listed in dynamic, and setuptools fails on
+        # a dynamic field nothing sets: it cannot stay if it is set on some paths only
+        keys = ", ".join(f"`{k}`" for k in metadata)
+        unseen = f"setup() gets {keys} only on paths that depend on code sapper cannot decide"
+    if unseen is not None:
+        line = call.call.lineno
+        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
     direct = {kw.arg for kw in call.call.keywords if kw.arg is not None}
     # the same keywords on other platforms and Pythons
     others: list[dict[str, Any]] = []
     for platform in _PLATFORMS:
         for version in _PYTHONS:
             other = SetupPyFacts(files, make_target(version, platform))
-            others.append({k.name: k.value for k in other.keywords} if not other.opaque else {})
+            others.append({k.name: k.value for k in other.keywords})
     given: dict[str, Given] = {}
     for kw in facts.keywords:
         varies = kw.name in call.maybe or any(
@@ -111,6 +123,8 @@ def _read_setup_py(
             node=kw.node,
             varies=varies,
         )
+    for key in call.maybe:  # given on some paths only: stays where it is
+        given.setdefault(key, Given(key, "py", UNKNOWN, direct=False, varies=True))
     return given, call.call, [], facts
 
 

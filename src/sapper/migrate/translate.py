@@ -101,6 +101,11 @@ class _Translator:
         if given is None:
             self.out.refusals.append(Refusal("no-name", "the project gives no name", "setup.py"))
             return
+        literal = self._module_literal(given)
+        if literal is not None:
+            given = Given(
+                **{**{n: getattr(given, n) for n in Given.__slots__}, "value": literal[1]}
+            )
         if not _movable(given) or not isinstance(given.value, str):
             self.out.refusals.append(
                 Refusal(
@@ -166,13 +171,11 @@ class _Translator:
             return
         self.stay("version", ("version",))
 
-    def _version_attr(self, given: Given) -> str | None:
-        """``version=pkg.__version__`` (setup.py imports ``pkg``) as ``attr:``, when
-        ``pkg`` is a module of the tree that binds the name once, at module level, to a
-        normalised version literal: setuptools' ``attr:`` then reads that literal without
-        importing, and it is what the import gives."""
-        from packaging.version import InvalidVersion, Version
-
+    def _module_literal(self, given: Given) -> tuple[str, str] | None:
+        """``pkg.attr`` (setup.py imports ``pkg``) as ``("pkg.attr", literal)`` when ``pkg``
+        is a module of the tree that binds ``attr`` once, at module level, to a string
+        literal (and star-imports nothing): what the import gives, and what setuptools'
+        ``attr:`` reads without importing."""
         node = given.node
         if not (
             given.origin == "py"
@@ -197,26 +200,36 @@ class _Translator:
             tree = ast.parse(source)
         except (SyntaxError, ValueError):
             return None
-        bound = [
-            stmt
-            for stmt in ast.walk(tree)
-            if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign)
-            and any(
+        bound = []
+        for stmt in ast.walk(tree):
+            if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+                return None
+            if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign) and any(
                 isinstance(t, ast.Name) and t.id == node.attr
                 for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-            )
-        ]
+            ):
+                bound.append(stmt)
         if len(bound) != 1 or bound[0] not in tree.body or isinstance(bound[0], ast.AugAssign):
             return None
         value = bound[0].value
         if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
             return None
+        return f"{module}.{node.attr}", value.value
+
+    def _version_attr(self, given: Given) -> str | None:
+        """``version=pkg.__version__`` as ``attr:`` (see :meth:`_module_literal`), for a
+        normalised version literal."""
+        from packaging.version import InvalidVersion, Version
+
+        found = self._module_literal(given)
+        if found is None:
+            return None
         try:
-            if str(Version(value.value)) != value.value:
+            if str(Version(found[1])) != found[1]:
                 return None
         except InvalidVersion:
             return None
-        return f"{module}.{node.attr}"
+        return found[0]
 
     def description(self) -> None:
         given = self.given.get("description")
@@ -509,9 +522,21 @@ class _Translator:
         package_dir = self.given.get("package_dir")
         find = self.given.get("packages.find")
         modules = self.given.get("py_modules")
-        if packages is None and modules is None and "ext_modules" in self.given:
+        ext = self.given.get("ext_modules")
+        if packages is None and modules is None and ext is not None:
             # setup.py/setup.cfg skip auto-discovery when ext_modules is given, pyproject
             # does not: an empty list keeps the wheel without discovered packages
+            if ext.varies:
+                self.out.refusals.append(
+                    Refusal(
+                        "discovery",
+                        "ext_modules is given on some paths only and packages not at all: "
+                        "setup.py discovers packages on the others, pyproject on all",
+                        _where(ext),
+                        ext.line,
+                    )
+                )
+                return
             self.out.tool["packages"] = []
         if modules is not None:
             if (
