@@ -64,7 +64,9 @@ class _Remover(cst.CSTTransformer):
                 kept[-1] = kept[-1].with_changes(
                     comma=arg.comma, whitespace_after_arg=arg.whitespace_after_arg
                 )
-            elif isinstance(arg.comma, cst.Comma):
+            elif isinstance(arg.comma, cst.Comma) and isinstance(
+                arg.comma.whitespace_after, cst.ParenthesizedWhitespace
+            ):  # a line break (and comments) before the next argument
                 before_args = arg.comma.whitespace_after
         if len(kept) == len(updated_node.args):
             return updated_node
