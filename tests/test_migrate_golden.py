@@ -86,9 +86,7 @@ def test_diff_applies(case: str, tmp_path: Path) -> None:
     applied = _tree(case, tmp_path / "a")
     written = _tree(case, tmp_path / "w")
     diff = migration_diff(plan_migration(applied))
-    subprocess.run(
-        ["git", "apply", "-p1", "-"], input=diff, text=True, cwd=applied, check=True
-    )
+    subprocess.run(["git", "apply", "-p1", "-"], input=diff, text=True, cwd=applied, check=True)
     write_migration(plan_migration(written))
     for path in sorted(p.relative_to(written) for p in written.rglob("*") if p.is_file()):
         assert (applied / path).read_bytes() == (written / path).read_bytes(), path
