@@ -179,12 +179,13 @@ def test_name_from_a_module_literal(tmp_path: Path) -> None:
     assert data["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "p.__version__"}
 
 
-def test_setuptools_scm_keeps_the_version_dynamic(tmp_path: Path) -> None:
+@pytest.mark.parametrize("keyword", ["use_scm_version", "use_calver"])
+def test_a_version_plugin_keeps_the_version_dynamic(keyword: str, tmp_path: Path) -> None:
     root = _write(
         tmp_path / "p",
         {
             "setup.py": "from setuptools import setup\n"
-            "setup(name='p', use_scm_version=True, py_modules=['p'])\n",
+            f"setup(name='p', {keyword}=True, py_modules=['p'])\n",
             "p.py": "",
         },
     )
@@ -196,7 +197,7 @@ def test_setuptools_scm_keeps_the_version_dynamic(tmp_path: Path) -> None:
     assert project["dynamic"] == ["version"]
     setup_py = next(c for c in migration.changes if c.path == "setup.py")
     assert setup_py.after is not None
-    assert "use_scm_version=True" in setup_py.after
+    assert f"{keyword}=True" in setup_py.after
 
 
 def test_a_local_import_keeps_the_legacy_backend(tmp_path: Path) -> None:

@@ -44,6 +44,11 @@ _EMAIL = re.compile(r"^[^@\s,<>]+@[^@\s,<>]+$")
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
+#: setup() keywords of plugins that set the version (setuptools_scm, calver,
+#: setuptools-git-versioning): the version is then dynamic, with nothing in setup.py.
+_VERSION_PLUGINS = ("use_scm_version", "use_calver", "setuptools_git_versioning", "version_config")
+
+
 @dataclass(slots=True)
 class Outcome:
     """What goes to pyproject.toml, and which given keys leave their files."""
@@ -85,7 +90,7 @@ class _Translator:
     ) -> None:
         self.given = given
         self.files = files
-        self.scm = scm or "use_scm_version" in given
+        self.scm = scm or any(key in given for key in _VERSION_PLUGINS)
         self.out = Outcome()
 
     def stay(self, key: str, dynamic: tuple[str, ...], why: str | None = None) -> None:
@@ -144,7 +149,7 @@ class _Translator:
         if given is None and self.scm:
             # setuptools_scm sets the version (use_scm_version stays in setup.py)
             self.out.dynamic.append("version")
-            self.out.notes.append("the version stays with setuptools_scm (dynamic)")
+            self.out.notes.append("the version stays with the plugin that sets it (dynamic)")
             return
         if given is None:
             self.out.refusals.append(
