@@ -135,10 +135,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "target per line) after the scan, or alone when no SOURCE is given",
     )
     add_progress_option(parser, "progress bar on stderr")
+    from ._migrate_corpus import add_migrate_options
+
+    add_migrate_options(parser)
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.migrate:
+        from ._migrate_corpus import run_migrate
+
+        return run_migrate(args)
     validate_rule_selection(args)
     cap = cache_cap(args)
     db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else DEFAULT_STORE)

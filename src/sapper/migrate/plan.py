@@ -1,0 +1,344 @@
+"""Plan a migration: read the project, decide what moves, compute the new files."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..facts._values import UNKNOWN, make_target
+from ..facts.setup_py import SetupPyFacts
+from ..sources import ProjectFiles, default_wanted, read_directory
+from ._model import FileChange, Migration, Refusal
+from ._values import Given
+from .cfg import edit_setup_cfg, read_setup_cfg
+from .setup_py import SetupPyEdit, removable_dict, remove_dict_items, remove_keywords
+from .translate import translate
+from .writer import build_pyproject
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["plan_migration"]
+
+#: The platforms and Pythons a setup.py value must not differ between to move: a value
+#: that does would be pinned to one of them in pyproject.toml.
+_PLATFORMS = ("linux", "win32", "darwin")
+_PYTHONS = ("2.7", "3.6", "3.8", "3.13")
+
+#: The setup() keywords of the metadata fields [project] governs (``_PREVIOUSLY_DEFINED``
+#: of setuptools' ``_apply_pyprojecttoml``).
+_METADATA = frozenset(
+    {"name", "version", "description", "long_description", "python_requires", "license",
+     "license_expression", "author", "author_email", "maintainer", "maintainer_email",
+     "keywords", "classifiers", "project_urls", "entry_points", "install_requires",
+     "extras_require"}
+)  # fmt: skip
+
+_SETUPTOOLS_BACKENDS = frozenset({"setuptools.build_meta", "setuptools.build_meta:__legacy__"})
+
+
+def _wanted(path: str) -> bool:
+    # README files without a suffix too: a long_description may be read from one
+    return default_wanted(path) or "/" not in path
+
+
+def _text(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8", "surrogateescape")
+
+
+def _refused(root: Path, refusals: list[Refusal], notes: list[str]) -> Migration:
+    return Migration(root, (), tuple(refusals), tuple(notes))
+
+
+def _read_setup_py(
+    files: ProjectFiles, python: str | None
+) -> tuple[dict[str, Given], ast.Call | None, list[Refusal], SetupPyFacts | None]:
+    if "setup.py" not in files.files:
+        return {}, None, [], None
+    facts = SetupPyFacts(files, make_target(python))
+    if facts.tree is None:
+        return {}, None, [Refusal("setup-py-syntax", "setup.py does not parse", "setup.py")], None
+    run = facts.run
+    if run is None or not run.calls:
+        return (
+            {},
+            None,
+            [
+                Refusal(
+                    "setup-py-no-call",
+                    "no setup() call that sapper can follow runs in setup.py",
+                    "setup.py",
+                )
+            ],
+            None,
+        )
+    if len(run.calls) > 1:
+        lines = ", ".join(str(c.call.lineno) for c in run.calls)
+        return (
+            {},
+            None,
+            [
+                Refusal(
+                    "setup-py-calls",
+                    f"setup.py calls setup() more than once (lines {lines})",
+                    "setup.py",
+                )
+            ],
+            None,
+        )
+    call = run.calls[0]
+    unseen = None
+    if call.unread:
+        unseen = "setup.py passes keywords sapper cannot read (**kwargs built by code)"
+    elif metadata := sorted(set(call.maybe) & _METADATA):
+        # a metadata keyword that stays must be listed in dynamic, and setuptools fails on
+        # a dynamic field nothing sets: it cannot stay if it is set on some paths only
+        keys = ", ".join(f"`{k}`" for k in metadata)
+        unseen = f"setup() gets {keys} only on paths that depend on code sapper cannot decide"
+    if unseen is not None:
+        line = call.call.lineno
+        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
+    direct = {kw.arg for kw in call.call.keywords if kw.arg is not None}
+    # the same keywords on other platforms and Pythons
+    others: list[dict[str, Any]] = []
+    for platform in _PLATFORMS:
+        for version in _PYTHONS:
+            other = SetupPyFacts(files, make_target(version, platform))
+            others.append({k.name: k.value for k in other.keywords})
+    # keys of the dict setup(**kwargs) gets, when sapper can take them out of its display
+    in_dict: set[str] = set()
+    py_source = _text(files.files.get("setup.py"))
+    dict_name = removable_dict(facts.tree, call.call) if py_source is not None else None
+    if py_source is not None and dict_name is not None:
+        at = {
+            (kw.node.lineno, kw.node.col_offset): kw.name
+            for kw in facts.keywords
+            if kw.name not in direct
+        }
+        try:
+            _, found = remove_dict_items(py_source, at, dict_name)
+        except Exception:  # libcst cannot read it: the keys stay
+            found = set()
+        in_dict = {at[p] for p in found}
+    given: dict[str, Given] = {}
+    for kw in facts.keywords:
+        varies = kw.name in call.maybe or any(
+            kw.name not in seen or not _same(seen[kw.name], kw.value) for seen in others
+        )
+        given[kw.name] = Given(
+            kw.name,
+            "py",
+            kw.value,
+            line=kw.line,
+            direct=kw.name in direct or kw.name in in_dict,
+            node=kw.node,
+            in_dict=kw.name in in_dict,
+            varies=varies,
+        )
+    for key in call.maybe:  # given on some paths only: stays where it is
+        given.setdefault(key, Given(key, "py", UNKNOWN, direct=False, varies=True))
+    return given, call.call, [], facts
+
+
+def _without_items(edit: SetupPyEdit, items: dict[tuple[int, int], str], name: str) -> SetupPyEdit:
+    """``edit`` with the moved keys also taken out of the dict setup() gets; a comment
+    that goes with them goes to the top of pyproject.toml (key ``""``)."""
+    import io
+    import tokenize
+    from collections import Counter
+
+    def comments(text: str) -> Counter[str]:
+        found: Counter[str] = Counter()
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+                if tok.type == tokenize.COMMENT:
+                    found[tok.string] += 1
+        except (tokenize.TokenError, SyntaxError):
+            pass
+        return found
+
+    new, _ = remove_dict_items(edit.text, items, name)
+    lost = comments(edit.text) - comments(new)
+    moved = list(edit.comments) + [("", c) for c in lost.elements()]
+    return SetupPyEdit(new, tuple(moved))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is UNKNOWN or b is UNKNOWN:
+        return a is b
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:  # a value whose comparison fails is not the same
+        return False
+
+
+def _merge(py: dict[str, Given], cfg: dict[str, Given]) -> dict[str, Given]:
+    """setup.cfg fills what setup() leaves falsy (``ConfigHandler.__setitem__`` skips an
+    option whose attribute is already set): the winner carries the other as its shadow."""
+    merged = dict(cfg)
+    for key, given in py.items():
+        other = cfg.get(key)
+        if other is None:
+            merged[key] = given
+        elif given.value is UNKNOWN or given.varies or not given.direct:
+            merged[key] = given  # stays; the setup.cfg option stays too
+        elif given.value:
+            merged[key] = Given(**{**_fields(given), "shadow": other})
+        else:
+            merged[key] = Given(**{**_fields(other), "shadow": given})
+    return merged
+
+
+def _fields(given: Given) -> dict[str, Any]:
+    return {name: getattr(given, name) for name in Given.__slots__}
+
+
+def _local_imports(facts: SetupPyFacts | None, files: ProjectFiles) -> list[str]:
+    """Modules of the project's root directory that setup.py imports (found there only
+    because the legacy backend puts setup.py's directory on ``sys.path``)."""
+    if facts is None:
+        return []
+    found: list[str] = []
+    for site in facts.import_sites:
+        top = site.module.split(".")[0]
+        if (f"{top}.py" in files.files or f"{top}/__init__.py" in files.files) and top not in found:
+            found.append(top)
+    return found
+
+
+def plan_migration(root: Path, *, python: str | None = None) -> Migration:
+    """What migrating the project at ``root`` changes (nothing is written or run).
+
+    ``python`` (``X.Y``) is the Python setup.py is read for (default: this one)."""
+    root = Path(root)
+    files = read_directory(root, wanted=_wanted)
+    notes: list[str] = []
+    raw_pyproject = files.files.get("pyproject.toml")
+    existing: dict[str, Any] = {}
+    if raw_pyproject is not None:
+        try:
+            existing = tomllib.loads(raw_pyproject.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            return _refused(
+                root,
+                [
+                    Refusal(
+                        "pyproject-unreadable",
+                        f"pyproject.toml does not parse: {exc}",
+                        "pyproject.toml",
+                    )
+                ],
+                notes,
+            )
+        if "project" in existing:
+            notes.append("pyproject.toml has a [project] table already: nothing to migrate")
+            return Migration(root, (), (), tuple(notes))
+        backend = existing.get("build-system", {}).get("build-backend")
+        if backend is not None and backend not in _SETUPTOOLS_BACKENDS:
+            return _refused(
+                root,
+                [
+                    Refusal(
+                        "not-setuptools",
+                        f"the build backend is {backend!r}, not setuptools",
+                        "pyproject.toml",
+                    )
+                ],
+                notes,
+            )
+        if "setuptools" in existing.get("tool", {}):
+            return _refused(
+                root,
+                [
+                    Refusal(
+                        "tool-setuptools",
+                        "pyproject.toml has a [tool.setuptools] table without [project]; "
+                        "merging it is not supported",
+                        "pyproject.toml",
+                    )
+                ],
+                notes,
+            )
+    if "setup.py" not in files.files and "setup.cfg" not in files.files:
+        notes.append("no setup.py or setup.cfg: nothing to migrate")
+        return Migration(root, (), (), tuple(notes))
+    cfg_given, refusals = read_setup_cfg(files)
+    py_given, call, py_refusals, facts = _read_setup_py(files, python)
+    refusals += py_refusals
+    if refusals:
+        return _refused(root, refusals, notes)
+    given = _merge(py_given, cfg_given)
+    if not any(g.section in {"metadata", "options"} or g.origin == "py" for g in given.values()):
+        notes.append("setup.py and setup.cfg configure nothing sapper can move")
+    requires = existing.get("build-system", {}).get("requires", [])
+    scm = "setuptools_scm" in existing.get("tool", {}) or any(
+        isinstance(r, str) and r.replace("-", "_").lower().startswith("setuptools_scm")
+        for r in (requires if isinstance(requires, list) else [])
+    )
+    outcome = translate(given, files.files, scm=scm)
+    notes += outcome.notes
+    if outcome.refusals:
+        return _refused(root, outcome.refusals, notes)
+    moved = list(outcome.moved)
+    moved += [(g.shadow, to) for g, to in outcome.moved if g.shadow is not None]
+    comments: dict[str, list[str]] = {}
+    changes: list[FileChange] = []
+    # setup.py
+    py_source = _text(files.files.get("setup.py"))
+    if py_source is not None and call is not None:
+        remove = {g.key: to for g, to in moved if g.origin == "py" and not g.in_dict}
+        items = {
+            (g.node.lineno, g.node.col_offset): g.key
+            for g, _ in moved
+            if g.origin == "py" and g.in_dict and g.node is not None
+        }
+        if remove or items:
+            import libcst
+
+            try:
+                edit = remove_keywords(py_source, call, remove)
+                if items:
+                    assert facts is not None
+                    assert facts.tree is not None
+                    name = removable_dict(facts.tree, call)
+                    assert name is not None
+                    edit = _without_items(edit, items, name)
+            except libcst.ParserSyntaxError as exc:
+                return _refused(
+                    root,
+                    [Refusal("setup-py-libcst", f"libcst cannot read setup.py: {exc}", "setup.py")],
+                    notes,
+                )
+            for to, text in edit.comments:
+                comments.setdefault(to, []).append(text.lstrip("#").strip())
+            if edit.text != py_source:
+                changes.append(FileChange("setup.py", py_source, edit.text))
+    # setup.cfg
+    cfg_source = _text(files.files.get("setup.cfg"))
+    if cfg_source is not None and any(g.origin == "cfg" for g, _ in moved):
+        cfg_edit = edit_setup_cfg(cfg_source, moved)
+        for to, text in cfg_edit.comments:
+            comments.setdefault(to, []).append(text)
+        if cfg_edit.text != cfg_source:
+            changes.append(FileChange("setup.cfg", cfg_source, cfg_edit.text))
+            if cfg_edit.text is None:
+                notes.append("setup.cfg is removed: nothing is left in it")
+    # pyproject.toml
+    local = _local_imports(facts, files)
+    if local and "build-backend" not in existing.get("build-system", {}):
+        notes.append(
+            "no build-backend is written: setup.py imports "
+            + ", ".join(f"`{m}`" for m in local)
+            + " from the project's directory, which only the legacy backend puts on sys.path"
+        )
+    old = _text(raw_pyproject)
+    written = build_pyproject(old, outcome, comments, backend=not local)
+    if isinstance(written, Refusal):
+        return _refused(root, [written], notes)
+    changes.append(FileChange("pyproject.toml", old, written))
+    changes.sort(key=lambda c: c.path)
+    return Migration(root, tuple(changes), (), tuple(notes))
