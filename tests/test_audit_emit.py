@@ -7,20 +7,15 @@ the emitted files work is in test_audit_real.py.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from sapper import _toml as tomllib
 from sapper.audit import PackageAudit, audit, report_json
 from sapper.audit.emit import emit, plan_constraints
 from sapper.cli import main
 from tests.audit_fixtures import make_sdist, needs_new_sdist, pkg_resources_sdist
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 @pytest.fixture

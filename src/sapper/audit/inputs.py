@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shlex
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -306,13 +305,11 @@ def read_inputs(
 
 
 def _toml_or_none(text: str) -> dict[str, Any] | None:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from .._toml import TOMLDecodeError, loads
+
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        return loads(text)
+    except TOMLDecodeError:
         return None
 
 
@@ -344,13 +341,11 @@ def _decode(path: Path, data: bytes) -> str:
 
 
 def _toml(path: Path, text: str) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from .._toml import TOMLDecodeError, loads
+
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        return loads(text)
+    except TOMLDecodeError as exc:
         msg = f"{path}: invalid TOML ({exc})"
         raise UsageError(msg) from None
 

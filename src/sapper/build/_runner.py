@@ -666,12 +666,10 @@ def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
     path = tree / "pyproject.toml"
     if not path.is_file():
         return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from .._toml import loads
+
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         msg = f"pyproject.toml: not valid TOML ({exc}); pip refuses such an sdist too"
         raise BuildError(msg) from exc

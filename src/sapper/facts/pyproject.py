@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -70,17 +69,15 @@ def load_pyproject(files: ProjectFiles) -> PyProject:
     data = files.files.get("pyproject.toml")
     if data is None:
         return PyProject(None)
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from .._toml import TOMLDecodeError, loads
+
     try:
-        return PyProject(tomllib.loads(data.decode("utf-8")))
+        return PyProject(loads(data.decode("utf-8")))
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return PyProject(None, f"pyproject.toml is not valid UTF-8 ({exc.reason})", line, column)
-    except tomllib.TOMLDecodeError as exc:
+    except TOMLDecodeError as exc:
         # "... (at line 3, column 5)" (Python 3.14 and tomli 2.1 also have .lineno/.colno)
         where = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
         message = f"pyproject.toml is not valid TOML: {exc}"

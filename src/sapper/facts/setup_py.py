@@ -464,20 +464,17 @@ class SetupPyFacts:
 
     @cached_property
     def _build_requirements(self) -> frozenset[str]:
-        import sys
 
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover
-            import tomli as tomllib
         from packaging.requirements import InvalidRequirement, Requirement
+
+        from .._toml import TOMLDecodeError, loads
 
         raw = self._files.files.get("pyproject.toml")
         if raw is None:
             return frozenset()
         try:
-            doc = tomllib.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+            doc = loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, TOMLDecodeError):
             return frozenset()
         requires = doc.get("build-system", {}).get("requires", [])
         names: set[str] = set()
