@@ -39,6 +39,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from .._exceptions import FetchError, UsageError
+from .._files import SDIST_SUFFIXES
 from .inputs import Entry, FileRef, FormatControl, InputSet
 
 if TYPE_CHECKING:
@@ -407,15 +408,12 @@ def _file_version(f: FileRef, name: str) -> str | None:
     return _norm(got) if got else None
 
 
-_SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar")
-
-
 def _sdist_version(filename: str, canonical: str) -> str | None:
     """The version part of an sdist file name of project ``canonical``: the stem is cut at
     the first dash where what comes before is the project's name (``foo-bar-1.0.zip``,
     legacy ``Foo_Bar-1.0-beta.tar.gz``)."""
     lower = filename.lower()
-    suffix = next((x for x in _SDIST_SUFFIXES if lower.endswith(x)), None)
+    suffix = next((x for x in SDIST_SUFFIXES if lower.endswith(x)), None)
     if suffix is None:
         return None
     stem = filename[: -len(suffix)]
@@ -642,6 +640,7 @@ def resolve_closure(
     from .._exceptions import SapperError
     from ..build import Builder, Limits, run_sandboxed
     from ..build._env import base_prefix
+    from ..build._sandbox import LOG_NAME
 
     builder = Builder(cache_dir=cache_dir, sandbox=sandbox)
     try:
@@ -715,7 +714,7 @@ def resolve_closure(
                 file.write_text("".join(f"{c}\n" for c in constraints.values()))
                 argv += ["--build-constraint", str(file)]
             argv += ["-r", str(staged)]
-            (work / ".sapper-log").unlink(missing_ok=True)
+            (work / LOG_NAME).unlink(missing_ok=True)
             run = run_sandboxed(
                 argv,
                 cwd=staged.parent,

@@ -37,8 +37,6 @@ Mode = Literal["metadata", "wheel"]
 #: requirements could not be fetched, unpacked or installed.
 Outcome = Literal["ok", "fail", "spurious", "prepare-fail"]
 
-_DEFAULT_REQUIRES = ("setuptools>=40.8.0",)
-_DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"
 _MAX_MEMBERS = 100_000
 _MAX_UNPACKED = 2 * 1024**3
 
@@ -659,35 +657,22 @@ def _is_named(text: str, name: str) -> bool:
 
 
 def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
-    """(backend, backend-path, requires) from ``pyproject.toml``, with PEP 517's defaults.
+    """(backend, backend-path, requires) from ``pyproject.toml``, with PEP 517's defaults
+    (read by :mod:`sapper.facts.pyproject`, as ``sapper check`` reads it).
 
     :raises BuildError: for a ``pyproject.toml`` a frontend would reject.
     """
-    path = tree / "pyproject.toml"
-    if not path.is_file():
-        return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
-    from .._toml import loads
+    from ..facts.pyproject import build_system, frontend_refusal, parse_pyproject
 
-    try:
-        data = loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        msg = f"pyproject.toml: not valid TOML ({exc}); pip refuses such an sdist too"
-        raise BuildError(msg) from exc
-    table = data.get("build-system")
-    if table is None:
-        return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
-    requires = table.get("requires")
-    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
-        msg = "pyproject.toml: `build-system.requires` is missing or not a list of strings"
+    path = tree / "pyproject.toml"
+    pp = parse_pyproject(path.read_bytes() if path.is_file() else None)
+    refusal = frontend_refusal(pp)
+    if refusal is not None:
+        msg = f"{refusal}; pip refuses such an sdist too" if pp.error else refusal
         raise BuildError(msg)
-    backend = table.get("build-backend") or _DEFAULT_BACKEND
-    backend_path = table.get("backend-path")
-    if backend_path is not None and not (
-        isinstance(backend_path, list) and all(isinstance(p, str) for p in backend_path)
-    ):
-        msg = "pyproject.toml: `build-system.backend-path` must be a list of strings"
-        raise BuildError(msg)
-    return str(backend), backend_path, list(requires)
+    bs = build_system(pp)
+    backend_path = None if bs.backend_path is None else list(bs.backend_path)
+    return bs.backend, backend_path, list(bs.requires)
 
 
 def unpack_sdist(source: Path, dest: Path, *, data: bytes | None = None) -> Path:

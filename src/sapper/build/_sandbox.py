@@ -37,6 +37,7 @@ from typing import Literal
 from .._exceptions import SandboxError
 
 __all__ = [
+    "LOG_NAME",
     "Limits",
     "Remedy",
     "SandboxCause",
@@ -55,6 +56,8 @@ __all__ = [
 
 GiB = 1024**3
 NOBODY = 65534
+#: The file in a work directory that :func:`run_sandboxed` appends the output to by default.
+LOG_NAME = ".sapper-log"
 
 #: Files of /etc a build may need (dynamic loader cache, user names, alternatives symlinks).
 _ETC = (
@@ -678,7 +681,7 @@ def run_sandboxed(
     :raises SandboxError: when the sandbox is asked for and not available.
     """
     limits = limits or Limits()
-    log = log or workdir / ".sapper-log"
+    log = log or workdir / LOG_NAME
     full = sandbox_argv(
         argv,
         cwd=cwd,

@@ -464,21 +464,13 @@ class SetupPyFacts:
 
     @cached_property
     def _build_requirements(self) -> frozenset[str]:
-
         from packaging.requirements import InvalidRequirement, Requirement
 
-        from .._toml import TOMLDecodeError, loads
+        from .pyproject import build_system, load_pyproject
 
-        raw = self._files.files.get("pyproject.toml")
-        if raw is None:
-            return frozenset()
-        try:
-            doc = loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, TOMLDecodeError):
-            return frozenset()
-        requires = doc.get("build-system", {}).get("requires", [])
+        requires = build_system(load_pyproject(self._files)).requires
         names: set[str] = set()
-        for text in requires if isinstance(requires, list) else []:
+        for text in requires:
             try:
                 names.add(_normal(Requirement(str(text)).name))
             except InvalidRequirement:
