@@ -475,8 +475,7 @@ def _scan_lean(
     stream.drain()  # check the integrity of the rest of the compressed stream
 
 
-#: The tar readers: the lean one (used) and tarfile's (the reference, and the fallback).
-_TAR_READERS: Final = ("lean", "tarfile")
+#: The tar reader: ``lean`` (used) or ``tarfile`` (the reference, and the fallback).
 _tar_reader = "lean"
 
 

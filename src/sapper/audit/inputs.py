@@ -156,11 +156,6 @@ class InputSet:
     #: The files given (several requirements files read together); empty: just ``path``.
     files: tuple[str, ...] = ()
 
-    @property
-    def exact(self) -> bool:
-        """Whether the input pins exact releases (every format but requirements files)."""
-        return self.format != "requirements"
-
 
 _LOCK_NAMES: dict[str, InputFormat] = {"uv.lock": "uv.lock", "poetry.lock": "poetry.lock"}
 
