@@ -159,9 +159,10 @@ def test_format_by_content_whatever_the_name(tmp_path: Path, content: str, name:
 
 
 def test_poetry_1_1_lock_takes_its_files_from_metadata() -> None:
-    from sapper.audit.inputs import _read_poetry_lock, _toml
+    from sapper.audit._locks import read_poetry_lock
+    from sapper.audit.inputs import _toml
 
-    inputs = _read_poetry_lock(Path("poetry.lock"), _toml(Path("poetry.lock"), POETRY_1_1))
+    inputs = read_poetry_lock(Path("poetry.lock"), _toml(Path("poetry.lock"), POETRY_1_1))
     (six,) = inputs.entries
     assert six.version == "1.16.0"
     assert six.files is not None
