@@ -3,7 +3,7 @@
 :mod:`sapper.sources` reads tar archives with its lean header reader (:mod:`sapper._tar`); this
 one reads them through ``tarfile``'s stream mode. It is the reference the lean reader is tested
 against, and the fallback for what the lean reader leaves to ``tarfile`` (sparse members).
-Both feed the same :class:`~sapper.sources._Collector`, which makes every hostile-archive check.
+Both feed the same :class:`~sapper._collect._Collector`, which makes every hostile-archive check.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import tarfile
 from typing import IO, Final, Protocol
 
 from sapper import _tar
-from sapper.sources import _Archive, _Collector, _human, _opened, _Where
+from sapper._collect import _Collector, _human, _Where
+from sapper.sources import _Archive, _opened
 
 __all__ = ["scan_tar"]
 
