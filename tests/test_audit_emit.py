@@ -303,7 +303,7 @@ def test_legacy_sdist_range_starts_at_pips_default(tmp_path: Path, links: Path) 
     ],
 )
 def test_wheelhouse_retry_after_a_named_removal(message: str, pinned: str, expected: str) -> None:
-    from sapper.audit.wheelhouse import _older_for
+    from sapper.audit._fallbacks import _older_for
 
     assert _older_for(message, pinned, None) == expected
 
