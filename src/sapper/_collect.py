@@ -17,8 +17,7 @@ from sapper._files import Limits, ProjectFiles
 
 __all__: list[str] = []
 
-_MiB: Final = 1024 * 1024
-_RATIO_FLOOR: Final = _MiB  # the compression ratio is checked past this many bytes
+_RATIO_FLOOR: Final = 1024 * 1024  # the compression ratio is checked past this many bytes
 _MAX_LINK_HOPS: Final = 40
 
 _human = _tar._human  # one way to write a size in messages: the tar reader's

@@ -17,7 +17,6 @@ from sapper.sources import _Archive, _opened
 
 __all__ = ["scan_tar"]
 
-_MAX_TAR_METADATA: Final = 1024 * 1024  # pax and GNU long-name headers are read whole
 _DRAIN_CHUNK: Final = 256 * 1024
 _TAR_BUFSIZE: Final = 16 * 1024
 
@@ -46,10 +45,10 @@ class _TarInfo(tarfile.TarInfo):
     @classmethod
     def frombuf(cls, buf: bytes | bytearray, encoding: str, errors: str) -> _TarInfo:
         info = super().frombuf(buf, encoding, errors)
-        if info.type in _TAR_METADATA_TYPES and info.size > _MAX_TAR_METADATA:
+        if info.type in _TAR_METADATA_TYPES and info.size > _tar._MAX_METADATA:
             msg = (
                 f"a metadata header (type {info.type!r}) claims {_human(info.size)}, "
-                f"more than {_human(_MAX_TAR_METADATA)}"
+                f"more than {_human(_tar._MAX_METADATA)}"
             )
             raise _ReadError(msg)
         return info

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Final
 
 from .. import _tar
+from .._collect import _RATIO_FLOOR
 from .._exceptions import BuildError
 
 __all__ = ["TAR_FORMATS", "Unsupported", "extract_tar", "unpack_sdist", "unpack_source"]
@@ -48,7 +49,6 @@ Unsupported = _tar.Unsupported  # a sparse member: the caller extracts with tarf
 _MAX_MEMBERS: Final = 100_000
 _MAX_UNPACKED: Final = 2 * 1024**3
 _PIECE: Final = 1024 * 1024  # bytes of a member written at a time
-_RATIO_FLOOR: Final = 1024 * 1024
 _OPEN_FLAGS: Final = (
     os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 )
