@@ -1,9 +1,10 @@
-"""What reading a tar archive keeps, and the checks on each member that both tar readers of
-:mod:`sapper.sources` share (the lean one and ``tarfile``): member names (:func:`_member_path`),
-the project root, link targets resolved inside the project (:class:`_Where`), member types,
-claimed sizes and counts against the :class:`~sapper._files.Limits` (:class:`_Collector`),
-and the files the rules want (:class:`_Project`). Every problem is an
-:class:`~sapper._exceptions.ArchiveError` naming the archive and the member.
+"""What reading a tar archive keeps, and the checks on each member that both tar
+readers of :mod:`sapper.sources` share (the lean one and ``tarfile``): member names
+(:func:`_member_path`), the project root, link targets resolved inside the project
+(:class:`_Where`), member types, claimed sizes and counts against the
+:class:`~sapper._files.Limits` (:class:`_Collector`), and the files the rules want
+(:class:`_Project`). Every problem is an :class:`~sapper._exceptions.ArchiveError` naming
+the archive and the member.
 """
 
 from __future__ import annotations

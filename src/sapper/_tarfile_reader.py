@@ -1,9 +1,10 @@
 """sapper's reader of tar archives through :mod:`tarfile`: the reference for the lean reader.
 
-:mod:`sapper.sources` reads tar archives with its lean header reader (:mod:`sapper._tar`); this
-one reads them through ``tarfile``'s stream mode. It is the reference the lean reader is tested
-against, and the fallback for what the lean reader leaves to ``tarfile`` (sparse members).
-Both feed the same :class:`~sapper._collect._Collector`, which makes every hostile-archive check.
+:mod:`sapper.sources` reads tar archives with its lean header reader
+(:mod:`sapper._tar`); this one reads them through ``tarfile``'s stream mode. It is the
+reference the lean reader is tested against, and the fallback for what the lean reader
+leaves to ``tarfile`` (sparse members). Both feed the same
+:class:`~sapper._collect._Collector`, which makes every hostile-archive check.
 """
 
 from __future__ import annotations

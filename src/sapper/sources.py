@@ -1,11 +1,12 @@
 """Read the files of one project, from a directory or from an sdist archive, into memory.
 
 Archives are never extracted: tar archives are decompressed as a stream (gzip with the
-fastest inflater installed, :mod:`sapper._inflate`) and their headers parsed by a lean reader
-(:mod:`sapper._tar`; ``tarfile`` is its reference in the tests and reads what it leaves, sparse
-members); zip archives through their central directory. An sdist file is read as a stream, a
-slice at a time, never whole: what is kept in memory is the files the rules want (each under
-``max_member_size``), so reading costs about the same memory whatever the archive's size.
+fastest inflater installed, :mod:`sapper._inflate`) and their headers parsed by a lean
+reader (:mod:`sapper._tar`; ``tarfile`` is its reference in the tests and reads what it
+leaves, sparse members); zip archives through their central directory. An sdist file is
+read as a stream, a slice at a time, never whole: what is kept in memory is the files the
+rules want (each under ``max_member_size``), so reading costs about the same memory
+whatever the archive's size.
 Nothing is ever written to disk.
 Every archive is treated as hostile until read: member names, link targets, member types,
 claimed and actual sizes and the compression ratio are all checked, and every problem becomes
