@@ -84,7 +84,6 @@ class _Machine:
     container: str | None
     os_id: str
     os_like: tuple[str, ...]
-    os_version: str
     profile_loaded: bool
     profile_extra: bool
 
@@ -156,7 +155,6 @@ def _machine(root: Path) -> _Machine:
         container=_container(root),
         os_id=release.get("ID", "").lower(),
         os_like=tuple(release.get("ID_LIKE", "").lower().split()),
-        os_version=release.get("VERSION_ID", ""),
         profile_loaded=(root / _PROFILE.lstrip("/")).exists(),
         profile_extra=(root / _PROFILE_EXTRA.lstrip("/")).exists(),
     )
