@@ -166,6 +166,7 @@ GROUPS: dict[str, Group] = {
         (
             # sources' limits: the readers, the archive checks, the inflaters
             "src/sapper/sources.py",
+            "src/sapper/_collect.py",
             "src/sapper/_files.py",
             "src/sapper/_directory.py",
             "src/sapper/_tar.py",
@@ -186,6 +187,7 @@ GROUPS: dict[str, Group] = {
             (
                 (
                     "sapper.sources.*",
+                    "sapper._collect.*",
                     "sapper._files.*",
                     "sapper._directory.*",
                     "sapper._tar.*",

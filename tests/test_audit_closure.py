@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sapper.audit import audit, report_json
-from sapper.audit.resolve import failing_sdist
+from sapper.audit.closure import failing_sdist
 from tests.audit_fixtures import clean_env
 from tests.canary_support import BUILD_CACHE, require_sandbox
 from tests.closure_fixtures import tree_index, wheel, wheel_wheel

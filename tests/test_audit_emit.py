@@ -7,20 +7,15 @@ the emitted files work is in test_audit_real.py.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from sapper import _toml as tomllib
 from sapper.audit import PackageAudit, audit, report_json
 from sapper.audit.emit import emit, plan_constraints
 from sapper.cli import main
 from tests.audit_fixtures import make_sdist, needs_new_sdist, pkg_resources_sdist
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 @pytest.fixture
@@ -308,7 +303,7 @@ def test_legacy_sdist_range_starts_at_pips_default(tmp_path: Path, links: Path) 
     ],
 )
 def test_wheelhouse_retry_after_a_named_removal(message: str, pinned: str, expected: str) -> None:
-    from sapper.audit.wheelhouse import _older_for
+    from sapper.audit._fallbacks import _older_for
 
     assert _older_for(message, pinned, None) == expected
 

@@ -39,6 +39,7 @@ from pathlib import Path
 import pytest
 from packaging.version import Version
 
+from sapper import _toml as tomllib
 from sapper.audit.emit import PIP_BUILD_CONSTRAINT_SINCE, PIP_CONSTRAINT_REACHES_BUILDS_UNTIL
 from sapper.cli import main
 from tests.audit_fixtures import (
@@ -49,11 +50,6 @@ from tests.audit_fixtures import (
     pkg_resources_sdist,
     setuptools_wheels,
 )
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 pytestmark = [
     pytest.mark.network,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from canary_support import builder, require_sandbox, sdist
 
+from sapper._exceptions import BuildError
 from sapper.build import parse_setuptools_message, signature
 from sapper.build._capture import BuildWarning
-from sapper.build._runner import _apply_override
+from sapper.build._runner import _apply_override, _build_system
 
 SIGNATURES = [
     (
@@ -130,6 +132,45 @@ def test_apply_override(requires, override, expected):
 )
 def test_apply_override_pins_setuptools_backend(requires, backend, expected):
     assert _apply_override(requires, ["setuptools==78.0.1"], backend=backend) == expected
+
+
+LEGACY = "setuptools.build_meta:__legacy__"
+
+#: pyproject.toml (None: no such file) -> (backend, backend-path, requires) the builder runs,
+#: or the start of the message it refuses the sdist with (as pip refuses it).
+BUILD_SYSTEMS = [
+    (None, (LEGACY, None, ["setuptools>=40.8.0"])),
+    ('[project]\nname = "x"\n', (LEGACY, None, ["setuptools>=40.8.0"])),
+    (
+        '[build-system]\nrequires = ["setuptools>=61", "wheel"]\n',
+        (LEGACY, None, ["setuptools>=61", "wheel"]),
+    ),
+    (
+        '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["_b"]\n',
+        ("backend", ["_b"], []),
+    ),
+    ('[build-system]\nrequires = ["x"]\nbackend-path = []\n', (LEGACY, [], ["x"])),
+    ('[build-system]\nbuild-backend = "b"\n', "pyproject.toml: `build-system.requires` is missing"),
+    ("[build-system]\nrequires = [1]\n", "pyproject.toml: `build-system.requires` is missing"),
+    ('[build-system]\nrequires = "setuptools"\n', "pyproject.toml: `build-system.requires` is"),
+    (
+        '[build-system]\nrequires = []\nbackend-path = "."\n',
+        "pyproject.toml: `build-system.backend-path` must be a list of strings",
+    ),
+    ("build-system = 1\n", "pyproject.toml: `build-system` is not a table"),
+    ("[build-system\n", "pyproject.toml is not valid TOML: "),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), BUILD_SYSTEMS)
+def test_build_system_read_as_a_frontend_reads_it(tmp_path, text, expected):
+    if text is not None:
+        (tmp_path / "pyproject.toml").write_text(text)
+    if isinstance(expected, str):
+        with pytest.raises(BuildError, match=f"^{re.escape(expected)}"):
+            _build_system(tmp_path)
+    else:
+        assert _build_system(tmp_path) == expected
 
 
 # --------------------------------------------------------------------------- real builds

@@ -22,8 +22,7 @@ from archive_factory import (
 
 from sapper._exceptions import BuildError
 from sapper.build import unpack_sdist
-from sapper.build._extract import extract_tar
-from sapper.build._runner import _untar_tarfile
+from sapper.build._extract import _untar_tarfile, extract_tar
 
 
 def _tree(root: Path) -> dict[str, object]:

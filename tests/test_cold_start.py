@@ -31,6 +31,7 @@ LAZY = (
     "sapper.build",
     "sapper.canary",
     "sapper.sources",
+    "sapper._collect",
     "sapper._tar",
     "sapper._inflate",
     "sapper._reqtext",

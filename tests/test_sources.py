@@ -1,4 +1,4 @@
-"""Tests of sapper.sources: reading projects from directories and (hostile) sdist archives."""
+"""Tests of sapper.sources: reading projects from directories and hostile sdist archives."""
 
 from __future__ import annotations
 

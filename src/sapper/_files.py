@@ -12,7 +12,14 @@ from typing import Final
 
 from sapper._exceptions import UsageError
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "ProjectFiles", "default_wanted", "is_sdist_filename"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "SDIST_SUFFIXES",
+    "Limits",
+    "ProjectFiles",
+    "default_wanted",
+    "is_sdist_filename",
+]
 
 
 _MiB: Final = 1024 * 1024
@@ -98,9 +105,10 @@ def default_wanted(path: str) -> bool:
     return dot > path.rfind("/") and path[dot + 1 :].lower() in _WANTED_SUFFIXES
 
 
-_SDIST_SUFFIXES: Final = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip")
+#: The file name endings of the sdist archives sapper reads (no two overlap).
+SDIST_SUFFIXES: Final = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar", ".zip")
 
 
 def is_sdist_filename(name: str) -> bool:
     """Tell whether ``name`` ends like an sdist archive (``.tar.gz``, ``.zip``...)."""
-    return name.lower().endswith(_SDIST_SUFFIXES)
+    return name.lower().endswith(SDIST_SUFFIXES)

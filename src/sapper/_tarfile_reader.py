@@ -1,9 +1,10 @@
 """sapper's reader of tar archives through :mod:`tarfile`: the reference for the lean reader.
 
-:mod:`sapper.sources` reads tar archives with its lean header reader (:mod:`sapper._tar`); this
-one reads them through ``tarfile``'s stream mode. It is the reference the lean reader is tested
-against, and the fallback for what the lean reader leaves to ``tarfile`` (sparse members).
-Both feed the same :class:`~sapper.sources._Collector`, which makes every hostile-archive check.
+:mod:`sapper.sources` reads tar archives with its lean header reader
+(:mod:`sapper._tar`); this one reads them through ``tarfile``'s stream mode. It is the
+reference the lean reader is tested against, and the fallback for what the lean reader
+leaves to ``tarfile`` (sparse members). Both feed the same
+:class:`~sapper._collect._Collector`, which makes every hostile-archive check.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import tarfile
 from typing import IO, Final, Protocol
 
 from sapper import _tar
-from sapper.sources import _Archive, _Collector, _human, _opened, _Where
+from sapper._collect import _Collector, _human, _Where
+from sapper.sources import _Archive, _opened
 
 __all__ = ["scan_tar"]
 
-_MAX_TAR_METADATA: Final = 1024 * 1024  # pax and GNU long-name headers are read whole
 _DRAIN_CHUNK: Final = 256 * 1024
 _TAR_BUFSIZE: Final = 16 * 1024
 
@@ -45,10 +46,10 @@ class _TarInfo(tarfile.TarInfo):
     @classmethod
     def frombuf(cls, buf: bytes | bytearray, encoding: str, errors: str) -> _TarInfo:
         info = super().frombuf(buf, encoding, errors)
-        if info.type in _TAR_METADATA_TYPES and info.size > _MAX_TAR_METADATA:
+        if info.type in _TAR_METADATA_TYPES and info.size > _tar._MAX_METADATA:
             msg = (
                 f"a metadata header (type {info.type!r}) claims {_human(info.size)}, "
-                f"more than {_human(_MAX_TAR_METADATA)}"
+                f"more than {_human(_tar._MAX_METADATA)}"
             )
             raise _ReadError(msg)
         return info

@@ -23,29 +23,10 @@ used, since they are the author's, not yours). ``--config FILE`` names the file;
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ._exceptions import UsageError
-
-
-def _loads(text: str) -> dict[str, Any]:
-    """``tomllib.loads``, imported only when a configuration file is read."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    return tomllib.loads(text)
-
-
-def _decode_error() -> type[Exception]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    return tomllib.TOMLDecodeError
-
 
 __all__ = ["Config", "find_config", "load_config", "parse_size"]
 
@@ -85,9 +66,11 @@ def _has_table(path: Path) -> bool:
         return False
     if "tool" not in text or "sapper" not in text:
         return False
+    from ._toml import TOMLDecodeError, loads  # only when a configuration file is read
+
     try:
-        doc = _loads(text)
-    except _decode_error():
+        doc = loads(text)
+    except TOMLDecodeError:
         return False
     tool = doc.get("tool")
     return isinstance(tool, dict) and isinstance(tool.get("sapper"), dict)
@@ -147,12 +130,14 @@ def load_config(path: Path) -> Config:
     :raises UsageError: the file cannot be read, or a key or value is wrong (the message
         names the file and the key).
     """
+    from ._toml import TOMLDecodeError, loads
+
     try:
-        doc = _loads(path.read_text(encoding="utf-8"))
+        doc = loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         msg = f"{path}: cannot read the configuration ({exc.strerror})"
         raise UsageError(msg) from exc
-    except (_decode_error(), UnicodeDecodeError) as exc:
+    except (TOMLDecodeError, UnicodeDecodeError) as exc:
         msg = f"{path}: not valid TOML ({exc})"
         raise UsageError(msg) from exc
     if path.name == "pyproject.toml":

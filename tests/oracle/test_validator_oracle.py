@@ -18,19 +18,14 @@ from __future__ import annotations
 import ast
 import io
 import re
-import sys
 import tarfile
 from concurrent.futures import ThreadPoolExecutor
 from inspect import cleandoc
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 import pytest
 
+from sapper import _toml as tomllib
 from sapper.check import Options, check_target
 from sapper.pypi import DEFAULT_INDEX_URL, Index
 

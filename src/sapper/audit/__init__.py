@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._exceptions import SapperError
+from .closure import Closure, resolve_closure
 from .inputs import Entry, FileRef, FormatControl, InputSet, read_input, read_inputs
 from .resolve import (
-    Closure,
     IndexFiles,
     Resolution,
     Source,
     Target,
-    resolve_closure,
     resolve_entry,
     target_environment,
 )
@@ -119,7 +118,7 @@ def audit(
 
     With ``closure`` (the default), a requirements file is resolved by pip's own resolver
     into its whole dependency tree for the running interpreter
-    (:func:`sapper.audit.resolve.resolve_closure`, in the sandbox unless ``sandbox`` is
+    (:func:`sapper.audit.closure.resolve_closure`, in the sandbox unless ``sandbox`` is
     False), so that the dependencies it does not list are judged too; when pip cannot
     resolve it, the target is another interpreter, or several requirements files or a
     command-line ``-c`` are given, the listed lines are audited and a note says why.

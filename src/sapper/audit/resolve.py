@@ -13,10 +13,8 @@ the running interpreter's, from :mod:`packaging.tags`), :func:`resolve_entry` pi
 An installer builds from source exactly when the chosen release has no wheel whose tags
 the target supports (or ``--no-binary`` rules wheels out).
 
-A requirements file names the top of a tree: :func:`resolve_closure` has pip's own
-resolver (``pip install --dry-run --report``) resolve the whole tree for the running
-interpreter, so that every distribution that gets built is judged, listed or not. Locks and
-pip reports are taken as they are.
+A requirements file names the top of a tree: :func:`sapper.audit.closure.resolve_closure`
+has pip's own resolver resolve the whole tree. Locks and pip reports are taken as they are.
 """
 
 from __future__ import annotations
@@ -39,20 +37,17 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from .._exceptions import FetchError, UsageError
+from .._files import SDIST_SUFFIXES
 from .inputs import Entry, FileRef, FormatControl, InputSet
 
 if TYPE_CHECKING:
     from ..pypi import Index
 
 __all__ = [
-    "RESOLVER_PIP",
-    "Closure",
     "Resolution",
     "Target",
     "compatible_wheel",
-    "failing_sdist",
     "index_files",
-    "resolve_closure",
     "resolve_entry",
     "target_environment",
 ]
@@ -108,7 +103,6 @@ def _expand_platform(tag: str) -> list[str]:
     aliases; ``macosx_11_0_arm64`` the older macOS versions of that architecture;
     ``musllinux_1_2_x86_64`` ``musllinux_1_0``/``_1_1``. Anything else stands as given.
     """
-    import re
 
     tag = tag.replace("-", "_").replace(".", "_")
     for legacy, (major, minor) in _LEGACY_MANYLINUX.items():
@@ -407,15 +401,12 @@ def _file_version(f: FileRef, name: str) -> str | None:
     return _norm(got) if got else None
 
 
-_SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar")
-
-
 def _sdist_version(filename: str, canonical: str) -> str | None:
     """The version part of an sdist file name of project ``canonical``: the stem is cut at
     the first dash where what comes before is the project's name (``foo-bar-1.0.zip``,
     legacy ``Foo_Bar-1.0-beta.tar.gz``)."""
     lower = filename.lower()
-    suffix = next((x for x in _SDIST_SUFFIXES if lower.endswith(x)), None)
+    suffix = next((x for x in SDIST_SUFFIXES if lower.endswith(x)), None)
     if suffix is None:
         return None
     stem = filename[: -len(suffix)]
@@ -567,285 +558,3 @@ def _find_links_files(location: str, project: str) -> list[FileRef]:
             )
         )
     return out
-
-
-# -- the closure: pip's own resolver ------------------------------------------------------
-
-#: The pip that resolves a requirements file's closure: the first release with
-#: ``--build-constraint`` (older ones reach build environments only through
-#: ``PIP_CONSTRAINT``, which also constrains what gets installed).
-RESOLVER_PIP = "pip>=25.3"
-
-_ARCHIVE = r"[^\s/'\"]+?\.(?:tar\.gz|tgz|zip|tar\.bz2|tar\.xz|tar)"
-_SDIST_LINE = re.compile(
-    r"(?:Downloading|Processing|Using cached|File was already downloaded)\s+(?:\S*/)?"
-    rf"(?P<file>{_ARCHIVE})\b"
-)
-_SDIST_NAME = re.compile(
-    r"^(?P<name>.+?)-(?P<version>\d[^-]*?)\.(?:tar\.gz|tgz|zip|tar\.bz2|tar\.xz|tar)$"
-)
-_BUILD_ERROR = "subprocess-exited-with-error"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Closure:
-    """What pip's resolver made of a requirements file (:func:`resolve_closure`)."""
-
-    #: pip's ``--report`` JSON (version 1), or None when pip could not resolve.
-    report: dict[str, object] | None
-    #: The build constraints pip ran under (``setuptools<82.0.0``): the sdists whose
-    #: metadata could not be prepared with today's setuptools.
-    build_constraints: tuple[str, ...] = ()
-    #: The pip that resolved (``pip 25.3``).
-    pip: str = ""
-    #: Each sdist whose metadata failed, and what was done about it.
-    rounds: tuple[str, ...] = ()
-    #: Why there is no report (pip's error, in a few lines).
-    error: str = ""
-    #: (name, version) of the sdist whose metadata stopped pip, when one did.
-    failed: tuple[str, str] | None = None
-
-
-def resolve_closure(
-    requirements: Path,
-    *,
-    constraint_for: Callable[[str, str], str | None],
-    index_url: str | None = None,
-    no_index: bool = False,
-    find_links: Sequence[str] = (),
-    only_binary: Sequence[str] = (),
-    no_binary: Sequence[str] = (),
-    cache_dir: Path | None = None,
-    sandbox: bool = True,
-    timeout: float = 900.0,
-    max_rounds: int = 8,
-    build_constraints: Sequence[str] = (),
-) -> Closure:
-    """Resolve the whole dependency tree of ``requirements`` for the running interpreter with
-    pip's own resolver: ``pip install --dry-run --ignore-installed --report``, run in the
-    sandbox of :mod:`sapper.build` with the network kept (pip must reach the index; the
-    metadata hooks of the sdists it meets run there, never unconfined), the user's pip
-    configuration ignored, the index options given here and those of the file applied.
-
-    When the metadata of an sdist cannot be prepared (it fails with today's setuptools, as
-    a real install would), ``constraint_for(name, version)`` gives the build constraint
-    sapper's verdict has for it (``setuptools<82.0.0``), and pip runs again under every
-    constraint found so far (``--build-constraint``), at most ``max_rounds`` times. Never
-    raises for what pip or a project does: a failure is :attr:`Closure.error`.
-    ``build_constraints`` are given to pip from the first round (``cython<3.0.0``, found by
-    the real builds of a wheelhouse).
-    """
-    import json
-    import os
-    import tempfile
-
-    from .._exceptions import SapperError
-    from ..build import Builder, Limits, run_sandboxed
-    from ..build._env import base_prefix
-
-    builder = Builder(cache_dir=cache_dir, sandbox=sandbox)
-    try:
-        builder.check()
-        env_dir = builder.environment([RESOLVER_PIP])
-    except SapperError as exc:
-        return Closure(report=None, error=f"no pip to resolve with: {exc}")
-    python = env_dir / "bin" / "python"
-    pip = _pip_version(env_dir)
-    readonly = [env_dir]
-    prefix = base_prefix(env_dir)
-    if prefix is not None:
-        readonly.append(prefix)
-    cert = os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE")
-    constraints: dict[tuple[str, str], str] = {("", c): c for c in build_constraints}
-    rounds: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="sapper-closure-") as tmp:
-        work = Path(tmp)
-        for sub in ("home", "tmp"):
-            (work / sub).mkdir()
-        # The sandboxed pip (as ``nobody`` when sapper runs as root) reads copies: the
-        # requirements file with the files it includes, and the --find-links directories.
-        stage = work / "input"
-        staged = _stage_requirements(requirements.resolve(), stage)
-        options: list[str] = []
-        if no_index:
-            options.append("--no-index")
-        elif index_url:
-            options += ["--index-url", index_url]
-        for location in find_links:
-            local = Path(location.removeprefix("file://"))
-            here = str(_stage_directory(local.resolve(), stage)) if local.is_dir() else location
-            options += ["--find-links", here]
-        for value in only_binary:
-            options += ["--only-binary", value]
-        for value in no_binary:
-            options += ["--no-binary", value]
-        environ = {
-            "PATH": f"{env_dir / 'bin'}:/usr/local/bin:/usr/bin:/bin",
-            "HOME": str(work / "home"),
-            "TMPDIR": str(work / "tmp"),
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "PIP_CONFIG_FILE": os.devnull,
-            "PIP_NO_CACHE_DIR": "1",
-            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-            "PYTHONNOUSERSITE": "1",
-        }
-        if cert and Path(cert).is_file():
-            environ["PIP_CERT"] = cert
-            readonly.append(Path(cert).resolve().parent)
-        for _ in range(max_rounds):
-            report = work / "report.json"
-            report.unlink(missing_ok=True)
-            argv = [
-                str(python),
-                "-m",
-                "pip",
-                "install",
-                "--dry-run",
-                "--ignore-installed",
-                "--no-input",
-                "--progress-bar",
-                "off",
-                "--report",
-                str(report),
-                *options,
-            ]
-            if constraints:
-                file = work / "build-constraints.txt"
-                file.write_text("".join(f"{c}\n" for c in constraints.values()))
-                argv += ["--build-constraint", str(file)]
-            argv += ["-r", str(staged)]
-            (work / ".sapper-log").unlink(missing_ok=True)
-            run = run_sandboxed(
-                argv,
-                cwd=staged.parent,
-                workdir=work,
-                env=environ,
-                readonly=readonly,
-                limits=Limits(timeout=timeout),
-                sandbox=sandbox,
-                network=True,
-                output_limit=256 * 1024,
-            )
-            done = tuple(constraints.values())
-            if run.returncode == 0 and report.is_file():
-                # the URLs of staged files name their copies: give back the originals
-                text = report.read_text(encoding="utf-8")
-                text = text.replace(json.dumps(stage.as_uri() + "/")[1:-1], "file:///")
-                data = json.loads(text)
-                return Closure(report=data, build_constraints=done, pip=pip, rounds=tuple(rounds))
-            if run.timed_out:
-                return _closure_error(f"pip did not finish in {timeout:.0f} s", done, pip, rounds)
-            failed = failing_sdist(run.output)
-            if failed is None:
-                return _closure_error(_pip_error(run.output), done, pip, rounds)
-            name, version = failed
-            key = (canonicalize_name(name), version)
-            if key in constraints:
-                why = f"the metadata of {name} {version} fails even under {constraints[key]}"
-                return _closure_error(
-                    why + f": {_pip_error(run.output)}", done, pip, rounds, failed
-                )
-            found = constraint_for(name, version)
-            if found is None:
-                why = (
-                    f"the metadata of {name} {version} cannot be prepared with today's "
-                    "setuptools, and sapper's static verdict has no setuptools cap for it"
-                )
-                return _closure_error(
-                    why + f": {_pip_error(run.output)}", done, pip, rounds, failed
-                )
-            constraints[key] = found
-            rounds.append(
-                f"{name} {version}: its metadata fails with today's setuptools; "
-                f"resolved again under {found}"
-            )
-        return _closure_error(
-            f"still failing after {max_rounds} rounds", tuple(constraints.values()), pip, rounds
-        )
-
-
-_INCLUDE = re.compile(
-    r"^\s*(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(?P<path>\S+)", re.MULTILINE
-)
-
-
-def _staged(path: Path, stage: Path) -> Path:
-    return stage / path.relative_to(path.anchor)
-
-
-def _stage_requirements(path: Path, stage: Path, depth: int = 0) -> Path:
-    """Copy ``path`` and the ``-r``/``-c`` files it includes (relative to it, recursively)
-    under ``stage`` at their absolute paths, so that the relative references still hold."""
-    import shutil
-
-    target = _staged(path, stage)
-    if target.exists() or not path.is_file():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, target)
-    if depth < 32:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        for match in _INCLUDE.finditer(text):
-            ref = match.group("path")
-            if "://" not in ref and "$" not in ref:
-                _stage_requirements((path.parent / ref).resolve(), stage, depth + 1)
-    return target
-
-
-def _stage_directory(path: Path, stage: Path) -> Path:
-    """Copy the files of a --find-links directory (pip reads no subdirectory)."""
-    import shutil
-
-    target = _staged(path, stage)
-    target.mkdir(parents=True, exist_ok=True)
-    for file in path.iterdir():
-        if file.is_file() and not (target / file.name).exists():
-            shutil.copyfile(file, target / file.name)
-    return target
-
-
-def _closure_error(
-    error: str,
-    done: tuple[str, ...],
-    pip: str,
-    rounds: list[str],
-    failed: tuple[str, str] | None = None,
-) -> Closure:
-    return Closure(
-        report=None,
-        build_constraints=done,
-        pip=pip,
-        rounds=tuple(rounds),
-        error=error,
-        failed=failed,
-    )
-
-
-def _pip_version(env_dir: Path) -> str:
-    for site in env_dir.glob("lib/python*/site-packages"):
-        for dist in site.glob("pip-*.dist-info"):
-            return "pip " + dist.name.removesuffix(".dist-info").partition("-")[2]
-    return "pip"
-
-
-def failing_sdist(output: str) -> tuple[str, str] | None:
-    """(name, version) of the sdist whose build step failed in pip's ``output``: the last
-    sdist pip fetched before the first ``subprocess-exited-with-error``."""
-    cut = output.find(_BUILD_ERROR)
-    if cut < 0:
-        return None
-    files = _SDIST_LINE.findall(output[:cut])
-    if not files:
-        return None
-    match = _SDIST_NAME.match(files[-1])
-    if match is None:
-        return None
-    return match.group("name"), match.group("version")
-
-
-def _pip_error(output: str) -> str:
-    """pip's ``ERROR:`` lines, or its last lines."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("ERROR:")]
-    return " / ".join((errors or lines)[-4:])[-1500:]

@@ -19,6 +19,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 from .._exceptions import SapperError, TargetError
 from ..check import Options, check_files
+from ..facts.pyproject import DEFAULT_REQUIRES
 from ..model import Finding, Project
 from ..project import build_system, load_pyproject
 from ..sources import ProjectFiles, read_sdist
@@ -33,7 +34,8 @@ __all__ = ["BuildVerdict", "admissible", "judge_files", "judge_sdist", "next_rel
 
 Outcome = Literal["builds", "fails", "unknown"]
 
-_PIP_DEFAULT = ">=40.8.0"
+#: pip's setuptools specifier for a project that names none (``>=40.8.0``).
+_PIP_DEFAULT = DEFAULT_REQUIRES[0].removeprefix("setuptools")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from ._capture import BuildWarning, parse_setuptools_message, signature
 from ._env import EnvironmentCache, Wheelhouse
-from ._runner import Builder, BuildResult, Mode, Outcome, unpack_sdist
+from ._extract import unpack_sdist
+from ._runner import Builder, BuildResult, Mode, Outcome
 from ._sandbox import (
     Limits,
     Remedy,

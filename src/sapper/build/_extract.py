@@ -1,5 +1,7 @@
-"""Extract a tar sdist with sapper's lean tar reader (:mod:`sapper._tar`), as safely as
-``tarfile``'s ``data`` filter and without its cost per member.
+"""Unpack an sdist (or copy a source tree) for a build: :func:`unpack_sdist`. A zip is
+extracted by ``zipfile`` after its members are checked; a tar sdist with sapper's lean tar
+reader (:mod:`sapper._tar`), as safely as ``tarfile``'s ``data`` filter and without its
+cost per member (``tarfile`` with that filter for what the lean reader leaves).
 
 ``tarfile.extractall(filter="data")`` builds a ``TarInfo`` per member and resolves the real
 path of every member twice: 7 to 12 s for an sdist with thousands of members (botocore,
@@ -34,16 +36,19 @@ from pathlib import Path
 from typing import Final
 
 from .. import _tar
+from .._collect import _RATIO_FLOOR
 from .._exceptions import BuildError
 
-__all__ = ["TAR_FORMATS", "Unsupported", "extract_tar"]
+__all__ = ["TAR_FORMATS", "Unsupported", "extract_tar", "unpack_sdist", "unpack_source"]
 
 #: The formats (:func:`sapper.sources.archive_format`) this module extracts.
 TAR_FORMATS: Final = frozenset({"gzip", "bzip2", "xz", "tar"})
 Unsupported = _tar.Unsupported  # a sparse member: the caller extracts with tarfile instead
 
+#: What a build unpacks at most (:func:`unpack_sdist`).
+_MAX_MEMBERS: Final = 100_000
+_MAX_UNPACKED: Final = 2 * 1024**3
 _PIECE: Final = 1024 * 1024  # bytes of a member written at a time
-_RATIO_FLOOR: Final = 1024 * 1024
 _OPEN_FLAGS: Final = (
     os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 )
@@ -222,3 +227,130 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
+
+
+def unpack_sdist(source: Path, dest: Path, *, data: bytes | None = None) -> Path:
+    """Extract an sdist archive safely into ``dest`` (created; member count, size,
+    compression ratio and names checked, links made only inside it as pip makes them,
+    devices never created) and return the
+    project root (the archive's single top directory, as pip sees it). ``data``: the
+    archive's bytes, when the caller has already read them.
+
+    :raises BuildError: for an archive that cannot be used.
+    """
+    return unpack_source(source, dest, data=data)
+
+
+def unpack_source(
+    source: Path, dest: Path, *, move: bool = False, data: bytes | None = None
+) -> Path:
+    """Copy (or ``move``) a source tree to ``dest/NAME``, keeping its directory name (a
+    version derived from the folder's name, as versioneer can, sees what pip's build sees),
+    or extract an sdist as :func:`unpack_sdist` does; return the project root.
+
+    :raises BuildError: for an archive that cannot be used.
+    """
+    if source.is_dir():
+        dest.mkdir(parents=True)
+        target = dest / source.name
+        if move:
+            shutil.move(source, target)
+        else:
+            shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        return target
+    name = source.name.lower()
+    dest.mkdir(parents=True)
+    if name.endswith(".zip"):
+        _unzip(source, dest)
+    else:
+        _untar(source, dest, data)
+    entries = [p for p in dest.iterdir() if not p.name.startswith(".")]
+    if len(entries) == 1 and entries[0].is_dir():
+        return entries[0]
+    return dest
+
+
+def _check_name(name: str) -> None:
+    parts = name.replace("\\", "/").split("/")
+    if name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+        msg = f"archive member {name!r} would be written outside the build directory; refused"
+        raise BuildError(msg)
+
+
+def _untar(source: Path, dest: Path, data: bytes | None = None) -> None:
+    """Extract with sapper's lean tar reader (:func:`extract_tar`); ``tarfile`` and its
+    ``data`` filter for what it leaves (sparse members) or does not recognise."""
+    from ..sources import archive_format
+
+    try:
+        if data is None:
+            data = source.read_bytes()
+    except OSError as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc
+    fmt = archive_format(data[:1024]) if data else None
+    if fmt in TAR_FORMATS:
+        assert fmt is not None
+        try:
+            extract_tar(
+                data,
+                fmt,
+                dest,
+                label=source.name,
+                max_members=_MAX_MEMBERS,
+                max_unpacked=_MAX_UNPACKED,
+            )
+        except Unsupported:
+            shutil.rmtree(dest)
+            dest.mkdir()
+        else:
+            return
+    _untar_tarfile(source, dest)
+
+
+def _untar_tarfile(source: Path, dest: Path) -> None:
+    import tarfile
+
+    try:
+        with tarfile.open(source) as archive:
+            members = []
+            total = 0
+            for count, member in enumerate(archive, 1):
+                if count > _MAX_MEMBERS:
+                    msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
+                    raise BuildError(msg)
+                _check_name(member.name)
+                if not (member.isfile() or member.isdir() or member.issym() or member.islnk()):
+                    continue  # devices, fifos: not needed to build, never extracted
+                total += member.size
+                if total > _MAX_UNPACKED:
+                    msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
+                    raise BuildError(msg)
+                members.append(member)
+            if hasattr(tarfile, "data_filter"):
+                archive.extractall(dest, members=members, filter="data")
+            else:  # pragma: no cover - Python before 3.10.12
+                archive.extractall(dest, members=members)
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc
+
+
+def _unzip(source: Path, dest: Path) -> None:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(source) as archive:
+            infos = archive.infolist()
+            if len(infos) > _MAX_MEMBERS:
+                msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
+                raise BuildError(msg)
+            if sum(i.file_size for i in infos) > _MAX_UNPACKED:
+                msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
+                raise BuildError(msg)
+            for info in infos:
+                _check_name(info.filename)
+            archive.extractall(dest)
+    except (zipfile.BadZipFile, OSError) as exc:
+        msg = f"{source.name}: cannot unpack ({exc})"
+        raise BuildError(msg) from exc

@@ -25,10 +25,11 @@ from ._capture import (
     signature,
 )
 from ._env import EnvironmentCache, Wheelhouse, base_prefix
+from ._extract import unpack_source
 from ._sandbox import Limits, SandboxRun, run_sandboxed
 from ._server import SERVER_NAME, SERVER_SOURCE, HookServer
 
-__all__ = ["BuildResult", "Builder", "Mode", "Outcome", "unpack_sdist"]
+__all__ = ["BuildResult", "Builder", "Mode", "Outcome"]
 
 Mode = Literal["metadata", "wheel"]
 #: ``ok``; ``fail``: the backend raised or exited non-zero; ``spurious``: the sandbox or a
@@ -37,10 +38,6 @@ Mode = Literal["metadata", "wheel"]
 #: requirements could not be fetched, unpacked or installed.
 Outcome = Literal["ok", "fail", "spurious", "prepare-fail"]
 
-_DEFAULT_REQUIRES = ("setuptools>=40.8.0",)
-_DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"
-_MAX_MEMBERS = 100_000
-_MAX_UNPACKED = 2 * 1024**3
 
 _NETWORK_RE = re.compile(
     r"Network is unreachable|Temporary failure in name resolution|Name or service not known|"
@@ -278,7 +275,7 @@ class Builder:
 
         result = BuildResult(outcome="prepare-fail", mode=mode, hook="prepare")
         try:
-            tree = _unpack(source, workdir / "src", move=move_source)
+            tree = unpack_source(source, workdir / "src", move=move_source)
             backend, backend_path, declared = _build_system(tree)
         except (SapperError, OSError, ValueError) as exc:
             return _prepare_fail(result, exc)
@@ -659,160 +656,19 @@ def _is_named(text: str, name: str) -> bool:
 
 
 def _build_system(tree: Path) -> tuple[str, list[str] | None, list[str]]:
-    """(backend, backend-path, requires) from ``pyproject.toml``, with PEP 517's defaults.
+    """(backend, backend-path, requires) from ``pyproject.toml``, with PEP 517's defaults
+    (read by :mod:`sapper.facts.pyproject`, as ``sapper check`` reads it).
 
     :raises BuildError: for a ``pyproject.toml`` a frontend would reject.
     """
+    from ..facts.pyproject import build_system, frontend_refusal, parse_pyproject
+
     path = tree / "pyproject.toml"
-    if not path.is_file():
-        return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        msg = f"pyproject.toml: not valid TOML ({exc}); pip refuses such an sdist too"
-        raise BuildError(msg) from exc
-    table = data.get("build-system")
-    if table is None:
-        return _DEFAULT_BACKEND, None, list(_DEFAULT_REQUIRES)
-    requires = table.get("requires")
-    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
-        msg = "pyproject.toml: `build-system.requires` is missing or not a list of strings"
+    pp = parse_pyproject(path.read_bytes() if path.is_file() else None)
+    refusal = frontend_refusal(pp)
+    if refusal is not None:
+        msg = f"{refusal}; pip refuses such an sdist too" if pp.error else refusal
         raise BuildError(msg)
-    backend = table.get("build-backend") or _DEFAULT_BACKEND
-    backend_path = table.get("backend-path")
-    if backend_path is not None and not (
-        isinstance(backend_path, list) and all(isinstance(p, str) for p in backend_path)
-    ):
-        msg = "pyproject.toml: `build-system.backend-path` must be a list of strings"
-        raise BuildError(msg)
-    return str(backend), backend_path, list(requires)
-
-
-def unpack_sdist(source: Path, dest: Path, *, data: bytes | None = None) -> Path:
-    """Extract an sdist archive safely into ``dest`` (created; member count, size,
-    compression ratio and names checked, links made only inside it as pip makes them,
-    devices never created) and return the
-    project root (the archive's single top directory, as pip sees it). ``data``: the
-    archive's bytes, when the caller has already read them.
-
-    :raises BuildError: for an archive that cannot be used.
-    """
-    return _unpack(source, dest, data=data)
-
-
-def _unpack(source: Path, dest: Path, *, move: bool = False, data: bytes | None = None) -> Path:
-    """Copy (or ``move``) a source tree to ``dest/NAME``, keeping its directory name (a
-    version derived from the folder's name, as versioneer can, sees what pip's build sees),
-    or extract an sdist as :func:`unpack_sdist` does; return the project root.
-
-    :raises BuildError: for an archive that cannot be used.
-    """
-    if source.is_dir():
-        dest.mkdir(parents=True)
-        target = dest / source.name
-        if move:
-            shutil.move(source, target)
-        else:
-            shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".git"))
-        return target
-    name = source.name.lower()
-    dest.mkdir(parents=True)
-    if name.endswith(".zip"):
-        _unzip(source, dest)
-    else:
-        _untar(source, dest, data)
-    entries = [p for p in dest.iterdir() if not p.name.startswith(".")]
-    if len(entries) == 1 and entries[0].is_dir():
-        return entries[0]
-    return dest
-
-
-def _check_name(name: str) -> None:
-    parts = name.replace("\\", "/").split("/")
-    if name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
-        msg = f"archive member {name!r} would be written outside the build directory; refused"
-        raise BuildError(msg)
-
-
-def _untar(source: Path, dest: Path, data: bytes | None = None) -> None:
-    """Extract with sapper's lean tar reader (:mod:`._extract`); ``tarfile`` and its
-    ``data`` filter for what it leaves (sparse members) or does not recognise."""
-    from ..sources import archive_format
-    from ._extract import TAR_FORMATS, Unsupported, extract_tar
-
-    try:
-        if data is None:
-            data = source.read_bytes()
-    except OSError as exc:
-        msg = f"{source.name}: cannot unpack ({exc})"
-        raise BuildError(msg) from exc
-    fmt = archive_format(data[:1024]) if data else None
-    if fmt in TAR_FORMATS:
-        assert fmt is not None
-        try:
-            extract_tar(
-                data,
-                fmt,
-                dest,
-                label=source.name,
-                max_members=_MAX_MEMBERS,
-                max_unpacked=_MAX_UNPACKED,
-            )
-        except Unsupported:
-            shutil.rmtree(dest)
-            dest.mkdir()
-        else:
-            return
-    _untar_tarfile(source, dest)
-
-
-def _untar_tarfile(source: Path, dest: Path) -> None:
-    import tarfile
-
-    try:
-        with tarfile.open(source) as archive:
-            members = []
-            total = 0
-            for count, member in enumerate(archive, 1):
-                if count > _MAX_MEMBERS:
-                    msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
-                    raise BuildError(msg)
-                _check_name(member.name)
-                if not (member.isfile() or member.isdir() or member.issym() or member.islnk()):
-                    continue  # devices, fifos: not needed to build, never extracted
-                total += member.size
-                if total > _MAX_UNPACKED:
-                    msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
-                    raise BuildError(msg)
-                members.append(member)
-            if hasattr(tarfile, "data_filter"):
-                archive.extractall(dest, members=members, filter="data")
-            else:  # pragma: no cover - Python before 3.10.12
-                archive.extractall(dest, members=members)
-    except (tarfile.TarError, EOFError, OSError) as exc:
-        msg = f"{source.name}: cannot unpack ({exc})"
-        raise BuildError(msg) from exc
-
-
-def _unzip(source: Path, dest: Path) -> None:
-    import zipfile
-
-    try:
-        with zipfile.ZipFile(source) as archive:
-            infos = archive.infolist()
-            if len(infos) > _MAX_MEMBERS:
-                msg = f"{source.name}: more than {_MAX_MEMBERS} members; refused"
-                raise BuildError(msg)
-            if sum(i.file_size for i in infos) > _MAX_UNPACKED:
-                msg = f"{source.name}: unpacks to more than {_MAX_UNPACKED} bytes; refused"
-                raise BuildError(msg)
-            for info in infos:
-                _check_name(info.filename)
-            archive.extractall(dest)
-    except (zipfile.BadZipFile, OSError) as exc:
-        msg = f"{source.name}: cannot unpack ({exc})"
-        raise BuildError(msg) from exc
+    bs = build_system(pp)
+    backend_path = None if bs.backend_path is None else list(bs.backend_path)
+    return bs.backend, backend_path, list(bs.requires)

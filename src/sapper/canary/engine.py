@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._defaults import DEFAULT_STORE
 from .._exceptions import SapperError, UsageError
 from ..build import Builder, BuildResult, Limits, Mode
 from ..scan.corpus import Job, VersionPolicy
@@ -45,7 +46,7 @@ class CanaryOptions:
 
     baseline: Backend
     candidate: Backend
-    db: Path = Path(".sapper/scan.duckdb")
+    db: Path = DEFAULT_STORE
     mode: Mode = "metadata"
     all_backends: bool = False
     limits: Limits = field(default_factory=Limits)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -16,19 +15,24 @@ if TYPE_CHECKING:
 # touch them and start-up time matters.
 
 __all__ = [
+    "DEFAULT_REQUIRES",
     "LEGACY_BACKEND",
     "PATH",
     "BuildSystem",
     "PyProject",
     "PyprojectFacts",
     "build_system",
+    "frontend_refusal",
     "load_pyproject",
+    "parse_pyproject",
 ]
 
 PATH = "pyproject.toml"
 
 #: What pip uses for a project without ``[build-system]`` (PEP 517 fallback).
 LEGACY_BACKEND = "setuptools.build_meta:__legacy__"
+#: What pip installs to build a project without ``[build-system]`` (same fallback).
+DEFAULT_REQUIRES = ("setuptools>=40.8.0",)
 
 #: Backends that run setuptools (and so read setup.cfg) themselves.
 _SETUPTOOLS_BACKENDS = frozenset(
@@ -54,6 +58,8 @@ class BuildSystem(NamedTuple):
     uses_setuptools: str
     #: A problem reading pyproject.toml, if any.
     error: str | None = None
+    #: ``backend-path`` as written (None: absent).
+    backend_path: tuple[str, ...] | None = None
 
 
 class PyProject(NamedTuple):
@@ -67,20 +73,22 @@ class PyProject(NamedTuple):
 
 
 def load_pyproject(files: ProjectFiles) -> PyProject:
-    data = files.files.get("pyproject.toml")
+    return parse_pyproject(files.files.get(PATH))
+
+
+def parse_pyproject(data: bytes | None) -> PyProject:
+    """The bytes of a pyproject.toml (None: no such file) as parsed, or why they are not TOML."""
     if data is None:
         return PyProject(None)
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from .._toml import TOMLDecodeError, loads
+
     try:
-        return PyProject(tomllib.loads(data.decode("utf-8")))
+        return PyProject(loads(data.decode("utf-8")))
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return PyProject(None, f"pyproject.toml is not valid UTF-8 ({exc.reason})", line, column)
-    except tomllib.TOMLDecodeError as exc:
+    except TOMLDecodeError as exc:
         # "... (at line 3, column 5)" (Python 3.14 and tomli 2.1 also have .lineno/.colno)
         where = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
         message = f"pyproject.toml is not valid TOML: {exc}"
@@ -97,7 +105,7 @@ def build_system(pp: PyProject) -> BuildSystem:
         # every release sapper models satisfies.
         return BuildSystem(
             backend=LEGACY_BACKEND,
-            requires=("setuptools>=40.8.0",),
+            requires=DEFAULT_REQUIRES,
             in_tree=False,
             setuptools=None,
             uses_setuptools="yes",
@@ -106,7 +114,8 @@ def build_system(pp: PyProject) -> BuildSystem:
     raw = table.get("requires")
     requires = tuple(str(r) for r in raw) if isinstance(raw, list) else ()
     backend = str(table.get("build-backend") or LEGACY_BACKEND)
-    in_tree = bool(table.get("backend-path"))
+    raw_path = table.get("backend-path")
+    in_tree = bool(raw_path)
     spec: SpecifierSet | None = None
     wants_setuptools = False
     if requires:
@@ -135,7 +144,30 @@ def build_system(pp: PyProject) -> BuildSystem:
         setuptools=spec,
         uses_setuptools=uses,
         error=error,
+        backend_path=tuple(map(str, raw_path)) if isinstance(raw_path, list) else None,
     )
+
+
+def frontend_refusal(pp: PyProject) -> str | None:
+    """Why a PEP 517 frontend (pip, build) refuses this pyproject.toml before it builds
+    anything (None: it accepts it): not UTF-8 TOML, ``[build-system]`` not a table, its
+    ``requires`` missing or not a list of strings, its ``backend-path`` not one."""
+    if pp.error is not None:
+        return pp.error
+    table = pp.data.get("build-system") if pp.data is not None else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        return "pyproject.toml: `build-system` is not a table"
+    requires = table.get("requires")
+    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
+        return "pyproject.toml: `build-system.requires` is missing or not a list of strings"
+    backend_path = table.get("backend-path")
+    if backend_path is not None and not (
+        isinstance(backend_path, list) and all(isinstance(p, str) for p in backend_path)
+    ):
+        return "pyproject.toml: `build-system.backend-path` must be a list of strings"
+    return None
 
 
 # compiled on first use (re caches it), not at every start-up

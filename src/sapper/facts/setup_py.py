@@ -464,24 +464,13 @@ class SetupPyFacts:
 
     @cached_property
     def _build_requirements(self) -> frozenset[str]:
-        import sys
-
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover
-            import tomli as tomllib
         from packaging.requirements import InvalidRequirement, Requirement
 
-        raw = self._files.files.get("pyproject.toml")
-        if raw is None:
-            return frozenset()
-        try:
-            doc = tomllib.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-            return frozenset()
-        requires = doc.get("build-system", {}).get("requires", [])
+        from .pyproject import build_system, load_pyproject
+
+        requires = build_system(load_pyproject(self._files)).requires
         names: set[str] = set()
-        for text in requires if isinstance(requires, list) else []:
+        for text in requires:
             try:
                 names.add(_normal(Requirement(str(text)).name))
             except InvalidRequirement:

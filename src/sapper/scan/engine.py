@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._defaults import DEFAULT_STORE
 from .._exceptions import SapperError, ScanInterrupted, TargetError, UsageError
 from ..check import Options
 from ..model import ErrorRecord
@@ -52,7 +53,7 @@ class ScanOptions:
     """How to run a scan."""
 
     #: The store: a ``.duckdb`` file, or a directory of Parquet partitions.
-    db: Path = Path(".sapper/scan.duckdb")
+    db: Path = DEFAULT_STORE
     engine: Engine = "process"
     #: Worker processes of the process engine (0: one per CPU).
     jobs: int = 0
