@@ -134,7 +134,10 @@ def _run(args: argparse.Namespace) -> int:
     target = args.path
     kind = classify_target(target)
     if kind == "pypi":
-        msg = f"{target}: not a directory or an sdist archive"
+        msg = (
+            f"{target}: no such file or directory (migrate takes a project directory or an "
+            "sdist file, not a requirement)"
+        )
         raise UsageError(msg)
     if kind == "sdist" and args.output_dir is None and not args.diff:
         msg = (
@@ -152,7 +155,7 @@ def _run(args: argparse.Namespace) -> int:
             try:
                 root = unpack_sdist(Path(target), Path(tmp) / "src")
             except BuildError as exc:
-                sys.stderr.write(f"sapper: error: {target}: {exc}\n")
+                sys.stderr.write(f"sapper: error: {exc}\n")
                 return ExitCode.TARGET_ERROR
         else:
             root = Path(target).resolve()
