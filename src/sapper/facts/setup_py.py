@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._values import dotted
+from ._exprs import dotted
 
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
