@@ -14,6 +14,7 @@ from packaging.version import Version
 from ...facts.inventory import covered
 from ...facts.setup_py import (
     PATH,
+    condition,
     index_of,
     statements,
 )
@@ -91,7 +92,8 @@ def _name_sites(
     # AttributeError (or broader) stops: a guard against ImportError does not.
     index = index_of(tree)
     caught: set[int] | None = None
-    for stmt in chain(statements(tree.body, imports=False, target=target), _def_heads(tree.body)):
+    run = chain(statements(tree.body, imports=False, target=target), _def_heads(tree.body, target))
+    for stmt in run:
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
         for sub in index.under(stmt, ast.Attribute):
@@ -111,29 +113,36 @@ def _name_sites(
                     yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
 
 
-def _def_heads(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
+def _def_heads(body: Iterable[ast.stmt], target: Target | None = None) -> Iterator[ast.AST]:
     """What runs when setup.py runs a ``class`` or ``def`` statement, which
     :func:`statements` skips: decorators, base classes and class keywords, argument
     defaults, and a class body (a function body runs only when called). So
-    ``class Test(setuptools.command.test.test)`` reads the name when setup.py runs."""
+    ``class Test(setuptools.command.test.test)`` reads the name when setup.py runs. With
+    ``target``, an ``if`` decided there is read for its taken branch only."""
     for node in body:
         if isinstance(node, ast.ClassDef):
             yield from node.decorator_list
             yield from node.bases
             yield from (keyword.value for keyword in node.keywords)
-            yield from statements(node.body, imports=False)
-            yield from _def_heads(node.body)
+            yield from statements(node.body, imports=False, target=target)
+            yield from _def_heads(node.body, target)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from node.decorator_list
             yield from node.args.defaults
             yield from (default for default in node.args.kw_defaults if default is not None)
-        else:  # the bodies of if/for/while/with/try, where a class may be defined
+        elif isinstance(node, ast.If) and target is not None:
+            truth = condition(node.test, target)
+            if truth is not False:
+                yield from _def_heads(node.body, target)
+            if truth is not True:
+                yield from _def_heads(node.orelse, target)
+        else:  # the bodies of for/while/with/try, where a class may be defined
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(node, field, None)
                 if isinstance(inner, list):
-                    yield from _def_heads(inner)
+                    yield from _def_heads(inner, target)
             for handler in getattr(node, "handlers", ()):
-                yield from _def_heads(handler.body)
+                yield from _def_heads(handler.body, target)
 
 
 @functools.lru_cache(maxsize=256)
