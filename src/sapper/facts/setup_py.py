@@ -420,6 +420,11 @@ class SetupPyFacts:
     def exists(self) -> bool:
         return PATH in self._files.files
 
+    @property
+    def files(self) -> Mapping[str, bytes]:
+        """The project's files (path -> content) that setup.py may read or import."""
+        return self._files.files
+
     @cached_property
     def tree(self) -> ast.Module | None:
         """setup.py's syntax tree; None if absent or unparsable."""
