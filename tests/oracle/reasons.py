@@ -57,6 +57,7 @@ REASONS: dict[str, tuple[Reason, ...]] = {
     "SP002": (Reason(("SystemExit",), r"error in \S+ setup command: use_2to3 is invalid"),),
     "SP003": (
         Reason(("ImportError",), r"^cannot import name '\w+' from '(setuptools|pkg_resources)\b"),
+        Reason(("AttributeError",), r"^module '(setuptools|pkg_resources)[\w.]*' has no attribute"),
         Reason(_DEPRECATION, r"(?i)deprecated|disabled"),
     ),
     "SP004": (Reason(("SystemExit",), r"'(install|setup)_requires' must be .*Unordered types"),),
