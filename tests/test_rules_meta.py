@@ -271,7 +271,9 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
         pytest.param(("LY001", "RQ"), (), ["LY001", "RQ001", "RQ002"], id="several-selected"),
         # the most specific selector decides, as in sapper.selection (and scan's read plan)
         pytest.param(("SC001",), ("SC",), ["SC001"], id="a-code-beats-its-prefix"),
-        pytest.param(("SC",), ("SC00",), ["SC010", "SC011", "SC012"], id="ignore-a-sub-prefix"),
+        pytest.param(
+            ("SC",), ("SC00",), ["SC010", "SC011", "SC012", "SC013"], id="ignore-a-sub-prefix"
+        ),
     ],
 )
 def test_rules_for_select_and_ignore(

@@ -592,6 +592,18 @@ CHANGES: tuple[Change, ...] = (
             message=r"module 'setuptools.command.easy_install' has no attribute",
         ),
     ),
+    Change(
+        id="ST79",
+        what="setup.cfg `attr:` of a submodule imports its package",
+        covered="SC013 (oracle, email-validator 2.4.0)",
+        notes="before 61.0.0 `attr:` finds the module with `importlib.util.find_spec`, which "
+        "imports the parent package, then falls back to importing the module; 61.0.0 locates "
+        "the file and reads it statically. A package whose `__init__.py` imports a runtime "
+        "dependency fails (bisected: 60.10.0 fails, 61.0.0 builds)",
+        fails=((None, "61.0.0"),),
+        references=(_ref("61.0.0", "configuration reading rewritten"),),
+        error=Expected(type="ModuleNotFoundError", message=r"No module named '"),
+    ),
 )
 
 _BY_ID = {c.id: c for c in CHANGES}

@@ -48,6 +48,7 @@ REASONS: dict[str, tuple[Reason, ...]] = {
     ),
     "SC011": (Reason(("InvalidVersion",), r"^Invalid version: "),),
     "SC012": (Reason(("ValueError",), r"(?i)^newlines (are )?not allowed"),),
+    "SC013": (Reason(("ModuleNotFoundError",), r"^No module named '"),),
     # -- setup.py ----------------------------------------------------------------------
     "SP001": (
         Reason(

@@ -151,6 +151,8 @@ class Conditions:
         version = (*target.python, 0)
         if name == "sys.platform":
             return target.platform
+        if name in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}:
+            return False  # true for type checkers only, never when code runs
         if name == "os.name":
             return target.os_name
         if name == "sys.version_info":

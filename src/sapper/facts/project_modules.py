@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .pyproject import PyprojectFacts
     from .setup_py import SetupPyFacts
 
-__all__ = ["ProjectModule", "project_modules"]
+__all__ = ["ProjectModule", "modules_run", "project_modules", "unavailable_import"]
 
 #: Where setup.py usually finds the project's package (``src``/``lib`` put on sys.path).
 ROOTS = ("", "src", "lib")
@@ -49,27 +49,57 @@ def project_modules(setup_py: SetupPyFacts, pyproject: PyprojectFacts) -> list[P
         return []
     if not (pyproject.build_system.backend == LEGACY_BACKEND or sys_path_modified(tree)):
         return []
-    files = setup_py.files
     available, target = setup_py.available, setup_py.target
     found: list[ProjectModule] = []
     visited: set[str] = set()
     for site in import_sites(tree, available, target):
         if site.module.split(".")[0] in _SETUPTOOLS:
             continue
-        todo = list(local_files(files, site.module, ROOTS))
-        while todo:
-            path = todo.pop(0)
-            if path in visited:
-                continue
-            visited.add(path)
-            found.append(ProjectModule(path, site))
-            module_tree = setup_py.module(path)
-            if module_tree is None:
-                continue
-            for inner in import_sites(module_tree, available, target):
-                if inner.module.split(".")[0] not in _SETUPTOOLS:
-                    todo.extend(local_files(files, inner.module, ROOTS))
-            package = path.rpartition("/")[0]
-            if f"{package}/__init__.py" in files:  # `from . import x` runs in a package only
-                todo.extend(relative_import_files(files, module_tree, package, target))
+        start = local_files(setup_py.files, site.module, ROOTS)
+        found += [ProjectModule(path, site) for path in modules_run(setup_py, start, visited)]
     return found
+
+
+def modules_run(
+    setup_py: SetupPyFacts,
+    start: list[str],
+    visited: set[str] | None = None,
+    roots: tuple[str, ...] = ROOTS,
+) -> list[str]:
+    """The project files that run when the files ``start`` run (each once, in the order
+    they are reached; ``visited`` is shared between calls): their absolute imports of the
+    project's modules (under ``roots``) and, in a package, their relative imports."""
+    files = setup_py.files
+    available, target = setup_py.available, setup_py.target
+    seen = set() if visited is None else visited
+    out: list[str] = []
+    todo = list(start)
+    while todo:
+        path = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        out.append(path)
+        module_tree = setup_py.module(path)
+        if module_tree is None:
+            continue
+        for inner in import_sites(module_tree, available, target):
+            if inner.module.split(".")[0] not in _SETUPTOOLS:
+                todo.extend(local_files(files, inner.module, roots))
+        package = path.rpartition("/")[0]
+        if f"{package}/__init__.py" in files:  # `from . import x` runs in a package only
+            todo.extend(relative_import_files(files, module_tree, package, target))
+    return out
+
+
+def unavailable_import(setup_py: SetupPyFacts, path: str) -> ImportSite | None:
+    """The first import that surely runs in the project file ``path`` of a module the build
+    cannot import: not the standard library, not shipped in the tree, not a build
+    requirement (see :meth:`~.setup_py.SetupPyFacts.available`)."""
+    module_tree = setup_py.module(path)
+    if module_tree is None:
+        return None
+    for site in import_sites(module_tree, setup_py.available, setup_py.target):
+        if not setup_py.available(site.module.split(".")[0]):
+            return site
+    return None
