@@ -13,8 +13,9 @@ over its modules (tests excluded):
   setuptools.command.test import test``; ``from setuptools.command import test`` names
   ``setuptools.command.test`` too), which fail where a setuptools release lacks them;
 - ``attributes``: the attributes read from ``setuptools.command.easy_install`` (``from
-  setuptools.command import easy_install`` then ``easy_install.sys_executable``), anywhere
-  in the code: which of them break a build, and where, is a release fact of
+  setuptools.command import easy_install`` then ``easy_install.sys_executable``) and
+  ``setuptools.dist`` (``from setuptools import dist`` then ``dist._get_unpatched``),
+  anywhere in the code: which of them break a build, and where, is a release fact of
   ``sapper.changes`` measured by real builds (docs/testing.md).
 
 Releases without a (non-yanked) wheel are left out.
@@ -61,6 +62,48 @@ def _setuptools_module(name: str) -> bool:
     return name.partition(".")[0] in _TOPS
 
 
+#: Modules imported as a name (``from setuptools import dist``) whose attributes are
+#: recorded: which of them break a build, and where, is a release fact of ``sapper.changes``.
+_ATTRIBUTE_MODULES = {
+    ("setuptools.command", "easy_install"): _EASY_INSTALL,
+    ("setuptools", "dist"): "setuptools.dist",
+}
+
+
+def _module_attributes(tree: ast.Module) -> set[str]:
+    """``alias.attr`` reads of the modules of :data:`_ATTRIBUTE_MODULES`, anywhere in the
+    code, except inside a function whose parameter shadows the alias (pbr's ``def
+    pbr(dist, attr, value)`` reads ``dist.metadata`` of a Distribution)."""
+    aliases = {
+        alias.asname or alias.name: _ATTRIBUTE_MODULES[(node.module, alias.name)]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+        if (node.module, alias.name) in _ATTRIBUTE_MODULES
+    }
+    found: set[str] = set()
+
+    def visit(node: ast.AST, shadowed: frozenset[str]) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            args = node.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            params += [a for a in (args.vararg, args.kwarg) if a is not None]
+            shadowed = shadowed | {a.arg for a in params}
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.value.id not in shadowed
+        ):
+            found.add(f"{aliases[node.value.id]}.{node.attr}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, shadowed)
+
+    if aliases:
+        visit(tree, frozenset())
+    return found
+
+
 def needs(wheel: bytes) -> dict[str, list[str]]:
     """What one wheel of a plugin needs from setuptools: ``imports`` and ``attributes``
     (see the module docstring); empty lists left out."""
@@ -88,20 +131,7 @@ def needs(wheel: bytes) -> dict[str, list[str]]:
                     # name that is not a module is never in the module inventory)
                     if node.module != "pkg_resources":
                         imports.update(f"{node.module}.{a.name}" for a in node.names)
-            aliases = {
-                alias.asname or alias.name
-                for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module == "setuptools.command"
-                for alias in node.names
-                if alias.name == "easy_install"
-            }
-            for node in ast.walk(tree):
-                if (
-                    isinstance(node, ast.Attribute)
-                    and isinstance(node.value, ast.Name)
-                    and node.value.id in aliases
-                ):
-                    attributes.add(f"{_EASY_INSTALL}.{node.attr}")
+            attributes |= _module_attributes(tree)
     # only what some known setuptools release lacks (the others can never fail)
     imports = {m for m in imports if missing_in(_CATALOGUE, m)}
     out: dict[str, list[str]] = {}

@@ -115,6 +115,18 @@ SKB = "from skbuild import setup\nsetup(name='p', version='1.0')\n"
             [("setup.py", 2, ("==80.3.0",), (">=80.3.0",))],
             id="pbr-7.0.1",
         ),
+        # pbr < 4 calls setuptools.dist._get_unpatched, gone in 68.0.0 (and reads
+        # easy_install.sys_executable, missing in 80.3.0)
+        pytest.param(
+            {"setup.py": PBR.format(req="'pbr<4'")},
+            [("setup.py", 2, (">=68.0.0",), (">=68.0.0",))],
+            id="pbr-3-calls-get-unpatched",
+        ),
+        pytest.param(
+            {"setup.py": PBR.format(req="'pbr>=4,<5'")},
+            [("setup.py", 2, ("==80.3.0",), (">=80.3.0",))],
+            id="pbr-4-does-not",
+        ),
         pytest.param({"setup.py": PBR.format(req="'pbr==7.0.2'")}, [], id="pbr-7.0.2"),
         pytest.param({"setup.py": PBR.format(req="'pbr'")}, [], id="pbr-newest"),
         pytest.param(

@@ -604,6 +604,19 @@ CHANGES: tuple[Change, ...] = (
         references=(_ref("61.0.0", "configuration reading rewritten"),),
         error=Expected(type="ModuleNotFoundError", message=r"No module named '"),
     ),
+    Change(
+        id="ST80",
+        what="`setuptools.dist._get_unpatched` removed",
+        covered="RQ002 (oracle, real pbr 3.1.1 wheel builds)",
+        notes="pbr before 4.0.0 calls it in its `pbr=True` setup keyword (every build), so "
+        "an old pbr pin fails with `AttributeError` from 68.0.0 on (67.8.0 ships it)",
+        fails=(("68.0.0", None),),
+        references=(_ref("68.0.0", "release notes"),),
+        error=Expected(
+            type="AttributeError",
+            message=r"module 'setuptools.dist' has no attribute '_get_unpatched'",
+        ),
+    ),
 )
 
 _BY_ID = {c.id: c for c in CHANGES}

@@ -130,6 +130,7 @@ REASONS: dict[str, tuple[Reason, ...]] = {
     "RQ002": (
         Reason(("AttributeError",), r"module 'setuptools\.command\.easy_install' has no attribute"),
         Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),
+        Reason(("AttributeError",), r"module 'setuptools\.dist' has no attribute '_get_unpatched'"),
     ),
     # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
     "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),

@@ -17,6 +17,8 @@ from ._shared import PluginPin, plugin_pins
 #: other attributes it reads only on Windows or outside wheel builds).
 _ATTRIBUTES = {
     "setuptools.command.easy_install.sys_executable": "ST78",
+    # pbr < 4 calls it in its `pbr=True` keyword, in every build
+    "setuptools.dist._get_unpatched": "ST80",
 }
 
 #: Plugins setuptools does not load by itself: they matter when setup.py (or an in-tree
@@ -142,14 +144,17 @@ imports `skbuild`, or an in-tree build backend does), works out the release the 
 installs (the newest the specifier allows), and checks what that release needs from
 setuptools, as read from every wheel of the plugin: modules it imports at module level
 that some setuptools release removed (other than `pkg_resources`, which RQ001 reports),
-and `easy_install` attributes its `install_scripts` reads in every wheel build.
+`easy_install` attributes its `install_scripts` reads in every wheel build, and
+`setuptools.dist._get_unpatched`, which pbr before 4.0.0 calls in every build.
 
 ## Why is this bad?
 The plugin fails inside the build: scikit-build 0.7-0.17 import `setuptools.command.test`,
 which 72.0.0 did not ship (ModuleNotFoundError); pbr before 7.0.2 reads
 `easy_install.sys_executable`, which 80.3.0 did not have (AttributeError while building the
 wheel); 80.3.1 serves it again with a deprecation warning that is past its due date, so it
-fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`.
+fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`. pbr before 4.0.0 calls
+`setuptools.dist._get_unpatched`, which 68.0.0 removed (AttributeError while setup.py
+runs, at the metadata stage already).
 
 ## Example
 ```python
