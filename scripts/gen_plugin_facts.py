@@ -16,7 +16,9 @@ over its modules (tests excluded):
   setuptools.command import easy_install`` then ``easy_install.sys_executable``) and
   ``setuptools.dist`` (``from setuptools import dist`` then ``dist._get_unpatched``),
   anywhere in the code: which of them break a build, and where, is a release fact of
-  ``sapper.changes`` measured by real builds (docs/testing.md).
+  ``sapper.changes`` measured by real builds (docs/testing.md);
+- ``commands``: the command names the code looks up as a constant
+  (``get_finalized_command("bdist_wininst")``), likewise judged by ``sapper.changes``.
 
 Releases without a (non-yanked) wheel are left out.
 
@@ -104,11 +106,35 @@ def _module_attributes(tree: ast.Module) -> set[str]:
     return found
 
 
+#: The Command methods that look a command up by name (``invalid command`` when the
+#: setuptools release, or the standard library's distutils it uses, lacks it).
+_COMMAND_LOOKUPS = frozenset(
+    {"get_finalized_command", "get_command_obj", "reinitialize_command", "run_command"}
+)
+
+
+def _commands(tree: ast.Module) -> set[str]:
+    """The command names the code looks up as a constant (``self.get_finalized_command(
+    "bdist_wininst")``): which of them break a build, and where, is a release fact of
+    ``sapper.changes``."""
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _COMMAND_LOOKUPS
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
+
+
 def needs(wheel: bytes) -> dict[str, list[str]]:
     """What one wheel of a plugin needs from setuptools: ``imports`` and ``attributes``
     (see the module docstring); empty lists left out."""
     imports: set[str] = set()
     attributes: set[str] = set()
+    commands: set[str] = set()
     with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
         for name in archive.namelist():
             if not name.endswith(".py") or "/tests/" in name or name.startswith("tests/"):
@@ -132,6 +158,7 @@ def needs(wheel: bytes) -> dict[str, list[str]]:
                     if node.module != "pkg_resources":
                         imports.update(f"{node.module}.{a.name}" for a in node.names)
             attributes |= _module_attributes(tree)
+            commands |= _commands(tree)
     # only what some known setuptools release lacks (the others can never fail)
     imports = {m for m in imports if missing_in(_CATALOGUE, m)}
     out: dict[str, list[str]] = {}
@@ -139,6 +166,8 @@ def needs(wheel: bytes) -> dict[str, list[str]]:
         out["imports"] = sorted(imports)
     if attributes:
         out["attributes"] = sorted(attributes)
+    if commands:
+        out["commands"] = sorted(commands)
     return out
 
 

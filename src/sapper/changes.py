@@ -617,6 +617,28 @@ CHANGES: tuple[Change, ...] = (
             message=r"module 'setuptools.dist' has no attribute '_get_unpatched'",
         ),
     ),
+    Change(
+        id="ST81",
+        what="the `bdist_wininst` command removed from setuptools' distutils",
+        covered="RQ002 (oracle, real pbr 5.4.5 wheel builds)",
+        notes="pbr before 5.5.0 asks for it (`get_finalized_command('bdist_wininst')`) in "
+        "its `install_scripts`, in every wheel build: `error: invalid command "
+        "'bdist_wininst'` from 65.0.0 on (64.0.3 ships it)",
+        fails=(("65.0.0", None),),
+        references=(_ref("65.0.0", "release notes"),),
+        error=Expected(type="SystemExit", message=r"invalid command 'bdist_wininst'"),
+    ),
+    Change(
+        id="ST82",
+        what="the `bdist_wininst` command before 60.0.0, on Python 3.10 and later",
+        covered="RQ002 (oracle, real pbr 5.4.5 wheel builds on Python 3.11)",
+        notes="before 60.0.0 setuptools uses the standard library's distutils, which lost "
+        "`bdist_wininst` in Python 3.10: `invalid command 'bdist_wininst'` (57.5.0-59.x), "
+        "`No module named 'distutils.command.bdist_wininst'` (setuptools' own wrapper, "
+        "54.1.2); older Pythons have it",
+        fails=((None, "60.0.0"),),
+        references=(_ref("60.0.0", "setuptools' own distutils by default"),),
+    ),
 )
 
 _BY_ID = {c.id: c for c in CHANGES}

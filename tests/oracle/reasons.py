@@ -131,6 +131,7 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         Reason(("AttributeError",), r"module 'setuptools\.command\.easy_install' has no attribute"),
         Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),
         Reason(("AttributeError",), r"module 'setuptools\.dist' has no attribute '_get_unpatched'"),
+        Reason(("SystemExit",), r"invalid command 'bdist_wininst'"),
     ),
     # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
     "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),

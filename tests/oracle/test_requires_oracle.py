@@ -91,13 +91,15 @@ REMOVED_API = [
     ("pbr", "7.0.1", ("80.2.0", "80.3.0", "80.3.1")),
     ("pbr", "7.0.2", ("80.3.0",)),
     # pbr < 4 calls setuptools.dist._get_unpatched (gone in 68.0.0) in its setup keyword
+    # (the metadata hook already fails at 68.0.0); at 67.8.0 its wheel build asks for the
+    # bdist_wininst command (below)
     ("pbr", "3.1.1", ("67.8.0", "68.0.0")),
+    # pbr < 5.5 asks for the bdist_wininst command in every wheel build: on Python 3.11,
+    # gone before 60.0.0 (the standard library's distutils) and from 65.0.0 on
+    ("pbr", "5.4.5", ("59.4.0", "60.10.0", "64.0.3", "65.0.0")),
+    ("pbr", "5.5.0", ("65.0.0",)),
     ("scikit-build", "0.17.6", ("71.1.0", "72.0.0", "72.1.0")),
 ]
-#: Releases proven at the metadata hooks only: pbr < 5.5 also asks for the `bdist_wininst`
-#: command in its wheel build's install_scripts, which setuptools >= 65 (and, on Python >=
-#: 3.10, the standard library) lacks: a named limit of RQ002 (docs/precision.md).
-_METADATA_ONLY = {("pbr", "3.1.1")}
 #: scikit-build's own dependencies (the harness installs each pin without its deps).
 _SKB_DEPS = ("distro==1.9.0", "packaging==24.2", "wheel==0.45.1")
 
@@ -121,8 +123,6 @@ def test_plugin_removed_api_matches_real_wheel_builds(
         (tmp_path / rel).write_text(text.replace("{pbr}", release).replace("{skb}", release))
     requires = [f"{plugin}=={release}", *(_SKB_DEPS if plugin == "scikit-build" else ())]
     hooks = ("get_requires_for_build_wheel", "prepare_metadata_for_build_wheel", "build_wheel")
-    if (plugin, release) in _METADATA_ONLY:
-        hooks = hooks[:2]
     mismatches = []
     for version in versions:
         real = run_hooks(version, tmp_path, hooks=hooks, requires=requires)

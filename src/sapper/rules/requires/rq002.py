@@ -21,6 +21,14 @@ _ATTRIBUTES = {
     "setuptools.dist._get_unpatched": "ST80",
 }
 
+#: The commands whose lookup by name (``get_finalized_command``) breaks a build, and the
+#: release facts that say where: (every Python, Python >= 3.10 only). pbr < 5.5 asks for
+#: ``bdist_wininst`` in every wheel build.
+_COMMANDS = {"bdist_wininst": ("ST81", "ST82")}
+#: The first Python whose standard library distutils lacks ``bdist_wininst`` (removed in
+#: Python 3.10), which setuptools before 60.0.0 uses.
+_STDLIB_WITHOUT_WININST = (3, 10)
+
 #: Plugins setuptools does not load by itself: they matter when setup.py (or an in-tree
 #: build backend) imports them.
 _IMPORTED_AS = {"scikit-build": "skbuild"}
@@ -105,6 +113,15 @@ def _check(ctx: Context) -> Iterable[Finding]:
             enforced |= fact.enforced(cat, ctx.today.isoformat())
             warning |= fact.warning(cat)
             why.append(f"reads `{attribute}` (AttributeError where it is missing)")
+        for command in pin.needs.get("commands", ()):
+            idents = _COMMANDS.get(command)
+            if idents is None:
+                continue
+            everywhere, newer_python = idents
+            failing |= change(everywhere).failing(cat)
+            if ctx.target_python >= _STDLIB_WITHOUT_WININST:
+                failing |= change(newer_python).failing(cat)
+            why.append(f"asks for the `{command}` command (`invalid command` where it is gone)")
         if not failing:
             continue
         item = pin.requirement
@@ -145,7 +162,8 @@ installs (the newest the specifier allows), and checks what that release needs f
 setuptools, as read from every wheel of the plugin: modules it imports at module level
 that some setuptools release removed (other than `pkg_resources`, which RQ001 reports),
 `easy_install` attributes its `install_scripts` reads in every wheel build, and
-`setuptools.dist._get_unpatched`, which pbr before 4.0.0 calls in every build.
+`setuptools.dist._get_unpatched`, which pbr before 4.0.0 calls in every build, and the
+`bdist_wininst` command, which pbr before 5.5.0 asks for in every wheel build.
 
 ## Why is this bad?
 The plugin fails inside the build: scikit-build 0.7-0.17 import `setuptools.command.test`,
@@ -154,7 +172,10 @@ which 72.0.0 did not ship (ModuleNotFoundError); pbr before 7.0.2 reads
 wheel); 80.3.1 serves it again with a deprecation warning that is past its due date, so it
 fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`. pbr before 4.0.0 calls
 `setuptools.dist._get_unpatched`, which 68.0.0 removed (AttributeError while setup.py
-runs, at the metadata stage already).
+runs, at the metadata stage already), and pbr before 5.5.0 asks for the `bdist_wininst`
+command, which setuptools' distutils dropped in 65.0.0 and the standard library's (which
+setuptools before 60.0.0 uses) in Python 3.10: `error: invalid command 'bdist_wininst'`
+while building the wheel.
 
 ## Example
 ```python
