@@ -15,8 +15,10 @@ over its modules (tests excluded):
 - ``attributes``: the attributes read from ``setuptools.command.easy_install`` (``from
   setuptools.command import easy_install`` then ``easy_install.sys_executable``) and
   ``setuptools.dist`` (``from setuptools import dist`` then ``dist._get_unpatched``),
-  anywhere in the code: which of them break a build, and where, is a release fact of
-  ``sapper.changes`` measured by real builds (docs/testing.md);
+  anywhere in the code, and attributes of setuptools' command classes that later releases
+  added (``self.ignore_egg_info_in_manifest`` in setuptools-scm's egg_info mixin): which of
+  them break a build, and where, is a release fact of ``sapper.changes`` measured by real
+  builds (docs/testing.md);
 - ``commands``: the command names the code looks up as a constant
   (``get_finalized_command("bdist_wininst")``), likewise judged by ``sapper.changes``.
 
@@ -113,6 +115,25 @@ _COMMAND_LOOKUPS = frozenset(
 )
 
 
+#: Attributes of setuptools' command classes that later releases added, read on any object
+#: (a command mixin's ``self``): the command class they belong to. setuptools-scm's egg_info
+#: mixin reads ``ignore_egg_info_in_manifest`` (setuptools 64.0.0 on).
+_COMMAND_ATTRIBUTES = {
+    "ignore_egg_info_in_manifest": "setuptools.command.egg_info.egg_info",
+}
+
+
+def _command_attributes(tree: ast.Module) -> set[str]:
+    """``obj.attr`` reads of :data:`_COMMAND_ATTRIBUTES`, as ``class.attr``."""
+    return {
+        f"{_COMMAND_ATTRIBUTES[node.attr]}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and node.attr in _COMMAND_ATTRIBUTES
+    }
+
+
 def _commands(tree: ast.Module) -> set[str]:
     """The command names the code looks up as a constant (``self.get_finalized_command(
     "bdist_wininst")``): which of them break a build, and where, is a release fact of
@@ -157,7 +178,7 @@ def needs(wheel: bytes) -> dict[str, list[str]]:
                     # name that is not a module is never in the module inventory)
                     if node.module != "pkg_resources":
                         imports.update(f"{node.module}.{a.name}" for a in node.names)
-            attributes |= _module_attributes(tree)
+            attributes |= _module_attributes(tree) | _command_attributes(tree)
             commands |= _commands(tree)
     # only what some known setuptools release lacks (the others can never fail)
     imports = {m for m in imports if missing_in(_CATALOGUE, m)}

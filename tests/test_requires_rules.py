@@ -204,3 +204,29 @@ def test_old_pbr_releases(req: str, python: str, fails: tuple[str, ...]) -> None
     assert [f.fails for f in found] == [fails]
     assert ("`setuptools.dist._get_unpatched`" in found[0].message) is (req == "pbr<4")
     assert ("`bdist_wininst` command" in found[0].message) is (req != "pbr==5.5.0")
+
+
+SCM_BS = (
+    '[build-system]\nrequires = ["setuptools>=44", "setuptools_scm[toml]>=3.4.3"]\n'
+    'build-backend = "setuptools.build_meta"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("listing", "fails"),
+    [
+        # the tracked-file list setuptools-scm 10 writes into sdists: its egg_info mixin reads
+        # egg_info.ignore_egg_info_in_manifest (setuptools 64.0.0 on)
+        pytest.param('{"files": ["pyproject.toml"]}', [("<64.0.0",)], id="file-list"),
+        pytest.param('{"files": []}', [], id="empty-list"),
+        pytest.param(None, [], id="no-list"),
+    ],
+)
+def test_setuptools_scm_10_needs_setuptools_64_with_a_file_list(
+    listing: str | None, fails: list[tuple[str, ...]]
+) -> None:
+    files = {"pyproject.toml": SCM_BS, "setup.py": "from setuptools import setup\nsetup()\n"}
+    if listing is not None:
+        files["probe.egg-info/scm_file_list.json"] = listing
+    result = check(files, setuptools="57.5.0")
+    assert [f.fails for f in result.findings if f.code == "RQ002"] == fails

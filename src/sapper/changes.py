@@ -639,6 +639,18 @@ CHANGES: tuple[Change, ...] = (
         fails=((None, "60.0.0"),),
         references=(_ref("60.0.0", "setuptools' own distutils by default"),),
     ),
+    Change(
+        id="ST83",
+        what="`egg_info.ignore_egg_info_in_manifest` added in 64.0.0",
+        covered="RQ002 (oracle, real setuptools-scm 10.3.4 builds)",
+        notes="setuptools-scm 10.1.1 on reads it in its `egg_info` mixin when the sdist ships "
+        "a tracked-file list (`*.egg-info/scm_file_list.json`, written by setuptools-scm 10): "
+        "`AttributeError: ignore_egg_info_in_manifest` with any older setuptools, which "
+        "setuptools-scm's unbounded `setuptools` requirement lets pip install",
+        fails=((None, "64.0.0"),),
+        references=(_ref("64.0.0", "release notes"),),
+        error=Expected(type="AttributeError", message=r"ignore_egg_info_in_manifest"),
+    ),
 )
 
 _BY_ID = {c.id: c for c in CHANGES}

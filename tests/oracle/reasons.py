@@ -132,6 +132,7 @@ REASONS: dict[str, tuple[Reason, ...]] = {
         Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),
         Reason(("AttributeError",), r"module 'setuptools\.dist' has no attribute '_get_unpatched'"),
         Reason(("SystemExit",), r"invalid command 'bdist_wininst'"),
+        Reason(("AttributeError",), r"^ignore_egg_info_in_manifest$"),
     ),
     # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
     "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),

@@ -19,7 +19,33 @@ _ATTRIBUTES = {
     "setuptools.command.easy_install.sys_executable": "ST78",
     # pbr < 4 calls it in its `pbr=True` keyword, in every build
     "setuptools.dist._get_unpatched": "ST80",
+    # setuptools-scm >= 10.1.1 reads it when the sdist ships its tracked-file list
+    "setuptools.command.egg_info.egg_info.ignore_egg_info_in_manifest": "ST83",
 }
+#: Attributes read only when the tree has something: the egg_info mixin of setuptools-scm
+#: reads ``ignore_egg_info_in_manifest`` only with a list of tracked files to give it.
+_ONLY_WITH = {
+    "setuptools.command.egg_info.egg_info.ignore_egg_info_in_manifest": "scm_file_list",
+}
+
+
+def _ships_scm_file_list(ctx: Context) -> bool:
+    """Whether the tree ships the tracked-file list setuptools-scm 10 writes into an sdist
+    (``NAME.egg-info/scm_file_list.json`` with files in it), from which its egg_info mixin
+    takes the sdist's files (a checkout's VCS is not read: a directory check may miss it)."""
+    import json
+
+    for path, data in ctx.files.files.items():
+        if not path.endswith(".egg-info/scm_file_list.json") or path.count("/") > 2:
+            continue
+        try:
+            files = json.loads(data).get("files")
+        except (ValueError, AttributeError):
+            continue
+        if files:
+            return True
+    return False
+
 
 #: The commands whose lookup by name (``get_finalized_command``) breaks a build, and the
 #: release facts that say where: (every Python, Python >= 3.10 only). pbr < 5.5 asks for
@@ -108,6 +134,8 @@ def _check(ctx: Context) -> Iterable[Finding]:
             ident = _ATTRIBUTES.get(attribute)
             if ident is None:
                 continue
+            if _ONLY_WITH.get(attribute) == "scm_file_list" and not _ships_scm_file_list(ctx):
+                continue
             fact = change(ident)
             failing |= fact.failing(cat)
             enforced |= fact.enforced(cat, ctx.today.isoformat())
@@ -163,7 +191,9 @@ setuptools, as read from every wheel of the plugin: modules it imports at module
 that some setuptools release removed (other than `pkg_resources`, which RQ001 reports),
 `easy_install` attributes its `install_scripts` reads in every wheel build, and
 `setuptools.dist._get_unpatched`, which pbr before 4.0.0 calls in every build, and the
-`bdist_wininst` command, which pbr before 5.5.0 asks for in every wheel build.
+`bdist_wininst` command, which pbr before 5.5.0 asks for in every wheel build; and
+`egg_info.ignore_egg_info_in_manifest`, which setuptools-scm 10.1.1 and later read when the
+sdist ships their tracked-file list (`NAME.egg-info/scm_file_list.json`).
 
 ## Why is this bad?
 The plugin fails inside the build: scikit-build 0.7-0.17 import `setuptools.command.test`,
@@ -175,7 +205,10 @@ fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`. pbr before 4.0.0 calls
 runs, at the metadata stage already), and pbr before 5.5.0 asks for the `bdist_wininst`
 command, which setuptools' distutils dropped in 65.0.0 and the standard library's (which
 setuptools before 60.0.0 uses) in Python 3.10: `error: invalid command 'bdist_wininst'`
-while building the wheel.
+while building the wheel. setuptools-scm 10.1.1 and later read
+`egg_info.ignore_egg_info_in_manifest`, which setuptools added in 64.0.0, and require
+`setuptools` without a bound: an older setuptools (a pin, or a distribution's) fails with
+`AttributeError: ignore_egg_info_in_manifest` on an sdist they made.
 
 ## Example
 ```python
