@@ -54,6 +54,12 @@ def test_attr_of_a_submodule_whose_package_imports_a_missing_module(
         # the package imports only the standard library and itself
         pytest.param(_tree("pkg.version.__version__", "import os\nfrom . import version\n"),
                      id="stdlib-only"),
+        # the submodule is imported before the missing module: setuptools' fallback import
+        # finds it in sys.modules (msal 1.39.0, jupyter-client 7.0.2 build with 57.5.0)
+        pytest.param(_tree("pkg.version.__version__", "from .version import __version__\n"
+                           "import idna\n"), id="submodule-imported-first"),
+        pytest.param(_tree("pkg.version.__version__", "from . import version\nimport idna\n"),
+                     id="submodule-imported-first-from-dot"),
         # a build requirement provides it
         pytest.param({**_tree("pkg.version.__version__", "import idna\n"),
                       "pyproject.toml": '[build-system]\nrequires = ["setuptools", "idna"]\n'},

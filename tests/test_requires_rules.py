@@ -222,11 +222,17 @@ SCM_BS = (
         pytest.param(None, [], id="no-list"),
     ],
 )
+@pytest.mark.parametrize("where", ["", "src/"])
 def test_setuptools_scm_10_needs_setuptools_64_with_a_file_list(
-    listing: str | None, fails: list[tuple[str, ...]]
+    listing: str | None, fails: list[tuple[str, ...]], where: str
 ) -> None:
+    """(setuptools-scm looks for the egg-info at the root only: anyio 4.16.0's
+    src/anyio.egg-info is not read, and its build with 57.5.0 is ok.)"""
     files = {"pyproject.toml": SCM_BS, "setup.py": "from setuptools import setup\nsetup()\n"}
     if listing is not None:
         files["probe.egg-info/scm_file_list.json"] = listing
+        files["probe.egg-info/scm_version.json"] = '{"version": "1.0"}'
+    files = {(where + k if k.startswith("probe.egg-info") else k): v for k, v in files.items()}
     result = check(files, setuptools="57.5.0")
-    assert [f.fails for f in result.findings if f.code == "RQ002"] == fails
+    expected = fails if not where else []
+    assert [f.fails for f in result.findings if f.code == "RQ002"] == expected

@@ -80,7 +80,7 @@ _TOP_LEVEL_WANTED: Final = frozenset(
 )
 _WANTED_SUFFIXES: Final = frozenset({"py", "cfg", "toml", "txt", "rst", "md"})
 _MAX_WANTED_DEPTH: Final = 3
-_SCM_FILE_LIST: Final = ".egg-info/scm_file_list.json"
+_SCM_METADATA: Final = (".egg-info/scm_file_list.json", ".egg-info/scm_version.json")
 
 
 def default_wanted(path: str) -> bool:
@@ -90,12 +90,13 @@ def default_wanted(path: str) -> bool:
     ``MANIFEST.in``, and every ``*.py``, ``*.cfg``, ``*.toml``, ``*.txt``, ``*.rst`` and
     ``*.md`` file at most three directory levels below the root (rules resolve ``file:`` and
     ``attr:`` directives and imports from them), and the ``NAME.egg-info/scm_file_list.json``
-    that setuptools-scm 10 writes into sdists. The readers add the size limit.
+    and ``scm_version.json`` that setuptools-scm 10 writes into sdists. The readers add the
+    size limit.
     """
     if path in _TOP_LEVEL_WANTED:
         return True
-    if path.endswith(_SCM_FILE_LIST) and path.count("/") <= 2:
-        return True  # setuptools-scm's tracked-file list in an sdist (RQ002)
+    if path.endswith(_SCM_METADATA) and path.count("/") == 1:
+        return True  # setuptools-scm's metadata in an sdist's root egg-info (RQ002)
     if path.count("/") > _MAX_WANTED_DEPTH:
         return False
     dot = path.rfind(".")

@@ -21,6 +21,8 @@ CFG = (
 )
 TREES = {
     "package-imports-missing": "from .helpers import x\n",
+    # the submodule is imported first: the fallback import finds it in sys.modules
+    "submodule-imported-first": "from .version import __version__\nfrom .helpers import x\n",
     "type-checking-only": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
     "    import absent_runtime_dependency\n",
 }

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .pyproject import PyprojectFacts
     from .setup_py import SetupPyFacts
 
-__all__ = ["ProjectModule", "modules_run", "project_modules", "unavailable_import"]
+__all__ = ["ProjectModule", "modules_run", "project_modules"]
 
 #: Where setup.py usually finds the project's package (``src``/``lib`` put on sys.path).
 ROOTS = ("", "src", "lib")
@@ -90,16 +90,3 @@ def modules_run(
         if f"{package}/__init__.py" in files:  # `from . import x` runs in a package only
             todo.extend(relative_import_files(files, module_tree, package, target))
     return out
-
-
-def unavailable_import(setup_py: SetupPyFacts, path: str) -> ImportSite | None:
-    """The first import that surely runs in the project file ``path`` of a module the build
-    cannot import: not the standard library, not shipped in the tree, not a build
-    requirement (see :meth:`~.setup_py.SetupPyFacts.available`)."""
-    module_tree = setup_py.module(path)
-    if module_tree is None:
-        return None
-    for site in import_sites(module_tree, setup_py.available, setup_py.target):
-        if not setup_py.available(site.module.split(".")[0]):
-            return site
-    return None

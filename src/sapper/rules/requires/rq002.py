@@ -31,12 +31,18 @@ _ONLY_WITH = {
 
 def _ships_scm_file_list(ctx: Context) -> bool:
     """Whether the tree ships the tracked-file list setuptools-scm 10 writes into an sdist
-    (``NAME.egg-info/scm_file_list.json`` with files in it), from which its egg_info mixin
-    takes the sdist's files (a checkout's VCS is not read: a directory check may miss it)."""
+    (``NAME.egg-info/scm_file_list.json`` at the root, with files in it, beside
+    ``scm_version.json``), from which its egg_info mixin takes the sdist's files (a
+    checkout's VCS is not read: a directory check may miss it)."""
     import json
 
-    for path, data in ctx.files.files.items():
-        if not path.endswith(".egg-info/scm_file_list.json") or path.count("/") > 2:
+    files = ctx.files.files
+    for path, data in files.items():
+        # setuptools-scm looks for them in an egg-info directory at the root only (its
+        # `discover_egg_info_metadata`), beside the scm_version.json it requires
+        if not path.endswith(".egg-info/scm_file_list.json") or path.count("/") != 1:
+            continue
+        if path.replace("scm_file_list.json", "scm_version.json") not in files:
             continue
         try:
             files = json.loads(data).get("files")

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from ...changes import change
 from ...facts.setup_cfg import PATH, CfgValue
+from ...facts.setup_py import ImportSite
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from ._shared import _value_finding
@@ -33,8 +34,6 @@ def _package_root(items: Iterable[CfgValue], top: str) -> str | None:
 
 
 def _check_attr_package(ctx: Context) -> Iterable[Finding]:
-    from ...facts.project_modules import modules_run, unavailable_import
-
     items = ctx.setup_cfg.values
     for item in items:
         if item.section != "metadata" or item.key != "version":
@@ -52,27 +51,85 @@ def _check_attr_package(ctx: Context) -> Iterable[Finding]:
         parents = [f"{prefix}{'/'.join(module[:i])}/__init__.py" for i in range(1, len(module))]
         if not all(path in ctx.files.files for path in parents):
             return []  # a namespace package, or not shipped: not modelled
-        for path in modules_run(ctx.setup_py, parents, roots=(root,)):
-            site = unavailable_import(ctx.setup_py, path)
-            if site is None:
-                continue
-            package = ".".join(module[:-1])
-            return [
-                _value_finding(
-                    ctx,
-                    "SC013",
-                    item,
-                    f"`{value}` names a submodule: setuptools before 61.0.0 imports the "
-                    f"package `{package}` first, and {path}:{site.line} imports "
-                    f"`{site.module}`, which the build environment lacks "
-                    "(ModuleNotFoundError)",
-                    change("ST79").failing(ctx.catalogue),
-                    fix=f"require setuptools>=61.0.0 in pyproject.toml, or add "
-                    f"`{site.module.split('.')[0]}`'s distribution to build-system.requires",
-                )
-            ]
-        return []
+        target_files = {f"{prefix}{'/'.join(module)}{tail}" for tail in (".py", "/__init__.py")}
+        found = _first_missing(ctx, parents, target_files, (root,))
+        if found is None:
+            return []
+        path, site = found
+        package = ".".join(module[:-1])
+        return [
+            _value_finding(
+                ctx,
+                "SC013",
+                item,
+                f"`{value}` names a submodule: setuptools before 61.0.0 imports the "
+                f"package `{package}` first, and {path}:{site.line} imports "
+                f"`{site.module}`, which the build environment lacks "
+                "(ModuleNotFoundError)",
+                change("ST79").failing(ctx.catalogue),
+                fix=f"require setuptools>=61.0.0 in pyproject.toml, or add "
+                f"`{site.module.split('.')[0]}`'s distribution to build-system.requires",
+            )
+        ]
     return []
+
+
+def _first_missing(
+    ctx: Context, start: list[str], target: set[str], roots: tuple[str, ...]
+) -> tuple[str, ImportSite] | None:
+    """Run the files ``start`` in order, following their imports of the project's modules
+    depth first: the first import of a module the build lacks, unless the submodule
+    ``attr:`` names (``target``) is imported before it. (setuptools then falls back to
+    ``importlib.import_module``, which finds the submodule in ``sys.modules`` although its
+    package failed: msal 1.39.0 imports ``.sku`` before ``requests`` and builds.)"""
+    import ast
+
+    from ...facts.setup_py import local_files, relative_import_files, statements
+
+    setup_py = ctx.setup_py
+    files = setup_py.files
+    seen: set[str] = set()
+    reached = object()
+
+    def run(path: str) -> object:
+        if path in target:
+            return reached
+        if path in seen:
+            return None
+        seen.add(path)
+        tree = setup_py.module(path)
+        if tree is None:
+            return None
+        package = path.rpartition("/")[0]
+        in_package = f"{package}/__init__.py" in files
+        for node in statements(tree.body, imports=True, target=setup_py.target):
+            inner: list[str] = []
+            if isinstance(node, ast.Import | ast.ImportFrom) and not (
+                isinstance(node, ast.ImportFrom) and node.level
+            ):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module]
+                for name in names:
+                    if not setup_py.available(name.split(".")[0]):
+                        return (path, ImportSite(name, node.lineno, node.col_offset + 1))
+                    inner += local_files(files, name, roots)
+            elif isinstance(node, ast.ImportFrom) and node.level == 1 and in_package:
+                single = ast.Module(body=[node], type_ignores=[])
+                inner += relative_import_files(files, single, package, setup_py.target)
+            for sub in inner:
+                result = run(sub)
+                if result is not None:
+                    return result
+        return None
+
+    for path in start:
+        result = run(path)
+        if result is reached:
+            return None
+        if isinstance(result, tuple):
+            return result
+    return None
 
 
 register(
@@ -92,7 +149,10 @@ in turn, imports at module level a module the build environment does not have: n
 standard library, not shipped in the sdist, not a build requirement (`import idna` in a
 package whose runtime dependency it is). Only imports that surely run are read (module
 level, the branch that runs on the target, no working `except ImportError`; `if
-TYPE_CHECKING:` never runs).
+TYPE_CHECKING:` never runs), in the order they run: when the package imports the submodule
+before the missing module, the build works (setuptools falls back to
+`importlib.import_module`, which finds the submodule in `sys.modules`), so nothing is
+reported.
 
 ## Why is this bad?
 Before 61.0.0, setuptools reads `attr:` by looking the module up with
