@@ -13,9 +13,14 @@ over its modules (tests excluded):
   setuptools.command.test import test``; ``from setuptools.command import test`` names
   ``setuptools.command.test`` too), which fail where a setuptools release lacks them;
 - ``attributes``: the attributes read from ``setuptools.command.easy_install`` (``from
-  setuptools.command import easy_install`` then ``easy_install.sys_executable``), anywhere
-  in the code: which of them break a build, and where, is a release fact of
-  ``sapper.changes`` measured by real builds (docs/testing.md).
+  setuptools.command import easy_install`` then ``easy_install.sys_executable``) and
+  ``setuptools.dist`` (``from setuptools import dist`` then ``dist._get_unpatched``),
+  anywhere in the code, and attributes of setuptools' command classes that later releases
+  added (``self.ignore_egg_info_in_manifest`` in setuptools-scm's egg_info mixin): which of
+  them break a build, and where, is a release fact of ``sapper.changes`` measured by real
+  builds (docs/testing.md);
+- ``commands``: the command names the code looks up as a constant
+  (``get_finalized_command("bdist_wininst")``), likewise judged by ``sapper.changes``.
 
 Releases without a (non-yanked) wheel are left out.
 
@@ -61,11 +66,96 @@ def _setuptools_module(name: str) -> bool:
     return name.partition(".")[0] in _TOPS
 
 
+#: Modules imported as a name (``from setuptools import dist``) whose attributes are
+#: recorded: which of them break a build, and where, is a release fact of ``sapper.changes``.
+_ATTRIBUTE_MODULES = {
+    ("setuptools.command", "easy_install"): _EASY_INSTALL,
+    ("setuptools", "dist"): "setuptools.dist",
+}
+
+
+def _module_attributes(tree: ast.Module) -> set[str]:
+    """``alias.attr`` reads of the modules of :data:`_ATTRIBUTE_MODULES`, anywhere in the
+    code, except inside a function whose parameter shadows the alias (pbr's ``def
+    pbr(dist, attr, value)`` reads ``dist.metadata`` of a Distribution)."""
+    aliases = {
+        alias.asname or alias.name: _ATTRIBUTE_MODULES[(node.module, alias.name)]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+        if (node.module, alias.name) in _ATTRIBUTE_MODULES
+    }
+    found: set[str] = set()
+
+    def visit(node: ast.AST, shadowed: frozenset[str]) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            args = node.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            params += [a for a in (args.vararg, args.kwarg) if a is not None]
+            shadowed = shadowed | {a.arg for a in params}
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.value.id not in shadowed
+        ):
+            found.add(f"{aliases[node.value.id]}.{node.attr}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, shadowed)
+
+    if aliases:
+        visit(tree, frozenset())
+    return found
+
+
+#: The Command methods that look a command up by name (``invalid command`` when the
+#: setuptools release, or the standard library's distutils it uses, lacks it).
+_COMMAND_LOOKUPS = frozenset(
+    {"get_finalized_command", "get_command_obj", "reinitialize_command", "run_command"}
+)
+
+
+#: Attributes of setuptools' command classes that later releases added, read on any object
+#: (a command mixin's ``self``): the command class they belong to. setuptools-scm's egg_info
+#: mixin reads ``ignore_egg_info_in_manifest`` (setuptools 64.0.0 on).
+_COMMAND_ATTRIBUTES = {
+    "ignore_egg_info_in_manifest": "setuptools.command.egg_info.egg_info",
+}
+
+
+def _command_attributes(tree: ast.Module) -> set[str]:
+    """``obj.attr`` reads of :data:`_COMMAND_ATTRIBUTES`, as ``class.attr``."""
+    return {
+        f"{_COMMAND_ATTRIBUTES[node.attr]}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and node.attr in _COMMAND_ATTRIBUTES
+    }
+
+
+def _commands(tree: ast.Module) -> set[str]:
+    """The command names the code looks up as a constant (``self.get_finalized_command(
+    "bdist_wininst")``): which of them break a build, and where, is a release fact of
+    ``sapper.changes``."""
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _COMMAND_LOOKUPS
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
+
+
 def needs(wheel: bytes) -> dict[str, list[str]]:
     """What one wheel of a plugin needs from setuptools: ``imports`` and ``attributes``
     (see the module docstring); empty lists left out."""
     imports: set[str] = set()
     attributes: set[str] = set()
+    commands: set[str] = set()
     with zipfile.ZipFile(io.BytesIO(wheel)) as archive:
         for name in archive.namelist():
             if not name.endswith(".py") or "/tests/" in name or name.startswith("tests/"):
@@ -88,20 +178,8 @@ def needs(wheel: bytes) -> dict[str, list[str]]:
                     # name that is not a module is never in the module inventory)
                     if node.module != "pkg_resources":
                         imports.update(f"{node.module}.{a.name}" for a in node.names)
-            aliases = {
-                alias.asname or alias.name
-                for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module == "setuptools.command"
-                for alias in node.names
-                if alias.name == "easy_install"
-            }
-            for node in ast.walk(tree):
-                if (
-                    isinstance(node, ast.Attribute)
-                    and isinstance(node.value, ast.Name)
-                    and node.value.id in aliases
-                ):
-                    attributes.add(f"{_EASY_INSTALL}.{node.attr}")
+            attributes |= _module_attributes(tree) | _command_attributes(tree)
+            commands |= _commands(tree)
     # only what some known setuptools release lacks (the others can never fail)
     imports = {m for m in imports if missing_in(_CATALOGUE, m)}
     out: dict[str, list[str]] = {}
@@ -109,6 +187,8 @@ def needs(wheel: bytes) -> dict[str, list[str]]:
         out["imports"] = sorted(imports)
     if attributes:
         out["attributes"] = sorted(attributes)
+    if commands:
+        out["commands"] = sorted(commands)
     return out
 
 

@@ -870,3 +870,23 @@ def test_store_keeps_permanent_prepare_fails_out_of_retry(tmp_path):
     with CanaryStore(old) as store:
         store.write("run", [gone])
         assert {r.key: r.permanent for r in store.rows("run")} == {"k": False, "req:torch": True}
+
+
+def test_static_verdicts_of_setuptools_own_tree(tmp_path):
+    """setuptools' own sdist builds with its in-tree self whatever setuptools a side pins:
+    both sides are judged with its own version (the 71.1.0 -> 72.0.0 newest corpus saw
+    setuptools 84.2.1 build with both, where PP002 said fails)."""
+    from sapper.canary.engine import _statics
+
+    (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.4\nName: setuptools\nVersion: 84.2.1\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[build-system]\nrequires = []\nbuild-backend = "setuptools.build_meta"\n'
+        'backend-path = ["."]\n\n[project]\nname = "setuptools"\nversion = "84.2.1"\n'
+        'license = "MIT"\n'
+    )
+    (tmp_path / "setuptools").mkdir()
+    (tmp_path / "setuptools" / "__init__.py").write_text("")
+    (tmp_path / "setuptools" / "build_meta.py").write_text("")
+    settings = _settings(parse_backend("setuptools==71.1.0"), parse_backend("setuptools==72.0.0"))
+    (first, second), _, _ = _statics(tmp_path, None, settings)
+    assert (first[0], second[0]) == ("builds", "builds")

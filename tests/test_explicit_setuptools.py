@@ -100,3 +100,45 @@ def test_outside_the_requirements_in_every_format() -> None:
     inside = sarif_log([check(PKG_RESOURCES, setuptools="71.0.0")])["runs"][0]
     assert "toolExecutionNotifications" not in inside["invocations"][0]
     assert all("excludedByRequires" not in r["properties"] for r in inside["results"])
+
+
+def _own_tree(version: str, build_meta: str | None) -> dict[str, str]:
+    """A tree shaped like setuptools' own sdist: an in-tree backend that is setuptools."""
+    files = {
+        "PKG-INFO": f"Metadata-Version: 2.4\nName: setuptools\nVersion: {version}\n",
+        "pyproject.toml": '[build-system]\nrequires = []\nbuild-backend = "setuptools.build_meta"\n'
+        'backend-path = ["."]\n\n[project]\nname = "setuptools"\n'
+        f'version = "{version}"\nlicense = "MIT"\n',
+        "setuptools/__init__.py": "",
+    }
+    if build_meta is not None:
+        files[build_meta] = ""
+    return files
+
+
+@pytest.mark.parametrize(
+    ("files", "asked", "outcome", "evaluated"),
+    [
+        # the tree builds itself with its own setuptools: the one asked for never runs
+        pytest.param(_own_tree("84.2.1", "setuptools/build_meta.py"), "71.1.0", "builds",
+                     "84.2.1", id="own-tree"),
+        pytest.param(_own_tree("84.2.1", "setuptools/build_meta.py"), None, "builds", "84.2.1",
+                     id="own-tree-default"),
+        # its own version is what the verdict is for: an old tree fails on its own terms
+        pytest.param(_own_tree("76.1.0", "setuptools/build_meta.py"), "84.2.1", "fails",
+                     "76.1.0", id="own-old-tree"),
+        # backend-path without setuptools' build_meta in it: the installed setuptools runs
+        pytest.param(_own_tree("84.2.1", None), "71.1.0", "fails", "71.1.0",
+                     id="no-build-meta-in-the-tree"),
+    ],
+)  # fmt: skip
+def test_setuptools_own_tree_builds_with_itself(
+    files: dict[str, str], asked: str | None, outcome: str, evaluated: str
+) -> None:
+    result = check(files, setuptools=asked) if asked else check(files)
+    assert result.verdict is not None
+    assert (result.verdict.outcome, result.verdict.setuptools) == (outcome, evaluated)
+    if outcome == "fails":
+        assert "PP002" in result.verdict.because
+    if evaluated != asked and asked:
+        assert "setuptools' own tree" in result.verdict.reason

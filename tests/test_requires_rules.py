@@ -183,3 +183,56 @@ def test_plugin_removed_api(
         (f.path, f.line, f.fails, f.fails_enforced) for f in result.findings if f.code == "RQ002"
     ]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("req", "python", "fails"),
+    [
+        # pbr < 4 calls setuptools.dist._get_unpatched (gone in 68.0.0) and, like every pbr
+        # before 5.5.0, asks for the bdist_wininst command: gone from setuptools' distutils
+        # in 65.0.0, and from the standard library's (which setuptools < 60 uses) in 3.10
+        pytest.param("pbr<4", "3.11", ("<60.0.0", ">=65.0.0"), id="pbr-3-py3.11"),
+        pytest.param("pbr<4", "3.9", (">=65.0.0",), id="pbr-3-py3.9"),
+        pytest.param("pbr==5.4.5", "3.11", ("<60.0.0", ">=65.0.0"), id="pbr-5.4-py3.11"),
+        pytest.param("pbr==5.4.5", "3.9", (">=65.0.0",), id="pbr-5.4-py3.9"),
+        pytest.param("pbr==5.5.0", "3.11", ("==80.3.0",), id="pbr-5.5"),
+    ],
+)
+def test_old_pbr_releases(req: str, python: str, fails: tuple[str, ...]) -> None:
+    result = check({"setup.py": PBR.format(req=repr(req))}, python=python)
+    found = [f for f in result.findings if f.code == "RQ002"]
+    assert [f.fails for f in found] == [fails]
+    assert ("`setuptools.dist._get_unpatched`" in found[0].message) is (req == "pbr<4")
+    assert ("`bdist_wininst` command" in found[0].message) is (req != "pbr==5.5.0")
+
+
+SCM_BS = (
+    '[build-system]\nrequires = ["setuptools>=44", "setuptools_scm[toml]>=3.4.3"]\n'
+    'build-backend = "setuptools.build_meta"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("listing", "fails"),
+    [
+        # the tracked-file list setuptools-scm 10 writes into sdists: its egg_info mixin reads
+        # egg_info.ignore_egg_info_in_manifest (setuptools 64.0.0 on)
+        pytest.param('{"files": ["pyproject.toml"]}', [("<64.0.0",)], id="file-list"),
+        pytest.param('{"files": []}', [], id="empty-list"),
+        pytest.param(None, [], id="no-list"),
+    ],
+)
+@pytest.mark.parametrize("where", ["", "src/"])
+def test_setuptools_scm_10_needs_setuptools_64_with_a_file_list(
+    listing: str | None, fails: list[tuple[str, ...]], where: str
+) -> None:
+    """(setuptools-scm looks for the egg-info at the root only: anyio 4.16.0's
+    src/anyio.egg-info is not read, and its build with 57.5.0 is ok.)"""
+    files = {"pyproject.toml": SCM_BS, "setup.py": "from setuptools import setup\nsetup()\n"}
+    if listing is not None:
+        files["probe.egg-info/scm_file_list.json"] = listing
+        files["probe.egg-info/scm_version.json"] = '{"version": "1.0"}'
+    files = {(where + k if k.startswith("probe.egg-info") else k): v for k, v in files.items()}
+    result = check(files, setuptools="57.5.0")
+    expected = fails if not where else []
+    assert [f.fails for f in result.findings if f.code == "RQ002"] == expected

@@ -36,7 +36,8 @@ def test_scan_then_export_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert "scanned 3 sdists" in err
-    assert "0 fail, 2 build, 0 unknown (other backend), 1 errors" in err
+    assert "0 fail, 2 build, 0 unknown (0 built by another backend, " in err
+    assert "0 not decidable statically), 1 errors" in err
     assert f"exported 3 sdists from {db} to {out}" in err
     records = [json.loads(line) for line in out.read_text().splitlines()]
     names = {r["scan"]["filename"]: r for r in records}
@@ -103,3 +104,36 @@ def test_help_names_the_date_of_the_top_list(capsys: pytest.CaptureFixture[str])
 )
 def test_progress_line(progress: Progress, expected: str) -> None:
     assert format_progress(progress) == expected
+
+
+#: (name, files of the sdist beside PKG-INFO, outcome stored)
+UNKNOWNS = [
+    ("flitted", {"pyproject.toml": '[build-system]\nrequires = ["flit_core"]\n'
+                 'build-backend = "flit_core.buildapi"\n'}, "unknown"),
+    # what setup() gets comes from a module sapper cannot read: not "builds" on a guess
+    ("opaque", {"setup.py": "from setuptools import setup\nfrom somewhere import kwargs\n"
+                "setup(**kwargs)\n"}, "unknown"),
+    ("plain", {"setup.py": "from setuptools import setup\nsetup(name='plain', version='1.0')\n"},
+     "builds"),
+]  # fmt: skip
+
+
+def test_scan_says_what_unknown_means(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for name, files, _ in UNKNOWNS:
+        root = f"{name}-1.0"
+        pkg_info = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n"
+        entries = [file(f"{root}/PKG-INFO", pkg_info)]
+        entries += [file(f"{root}/{rel}", text) for rel, text in files.items()]
+        (folder / f"{root}.tar.gz").write_bytes(make_tar(entries))
+    db = tmp_path / "scan.duckdb"
+    out = tmp_path / "out.jsonl"
+    assert main(["scan", str(folder), "--db", str(db), "-j", "1", "--export", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "0 fail, 1 build, 2 unknown (1 built by another backend, 1 not decidable" in err
+    stored = {
+        r["scan"]["filename"]: r["scan"]["outcome"]
+        for r in map(json.loads, out.read_text().splitlines())
+    }
+    assert stored == {f"{name}-1.0.tar.gz": outcome for name, _, outcome in UNKNOWNS}

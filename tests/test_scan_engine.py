@@ -30,7 +30,8 @@ from sapper.sources import read_sdist
 
 MiB = 1024 * 1024
 CHECK = Options(today=TODAY)
-SC_ONLY = Options(today=TODAY, select=("SC",))
+#: SC013 follows the imports of a package's modules: it needs the whole archive.
+SC_ONLY = Options(today=TODAY, select=("SC",), ignore=("SC013",))
 DASHED = "[metadata]\nname = {name}\ndescription-file = README\n"
 
 
@@ -197,7 +198,13 @@ CONTENT = {
     ("select", "plan"),
     [
         ((), None),  # the layout and setup.py rules need the whole archive
-        (("SC",), {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO"}),  # SC009 reads setup()
+        (("SC",), None),  # SC013 reads the modules of the package `attr:` names
+        (("SC0",), None),
+        (("SC00", "SC01"), None),
+        (
+            ("SC00", "SC010", "SC011", "SC012"),
+            {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO"},
+        ),  # SC009 reads setup()
         (("SC001", "SC002"), {"setup.cfg", "pyproject.toml", "PKG-INFO"}),
         (("SC", "LY"), None),
     ],

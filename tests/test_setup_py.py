@@ -156,6 +156,18 @@ H = "from setuptools import setup\n"
             [],
             id="method-body-does-not-run",
         ),
+        # SP003: a name the module does not define yet (setuptools.errors: 42.0.0 on, its
+        # distutils error aliases 59.0.1 on): the project needs a newer setuptools
+        pytest.param(
+            "from setuptools.errors import SetupError\n",
+            [("SP001", 1, ("<42.0.0",)), ("SP003", 1, (">=42.0.0,<59.0.1",))],
+            id="errors-not-defined-yet",
+        ),
+        pytest.param(
+            "from setuptools.errors import RemovedCommandError\n",
+            [("SP001", 1, ("<42.0.0",))],
+            id="errors-defined-since-the-module",
+        ),
         pytest.param(H + "setup()\n", [], id="setup-is-fine"),
         # SP004: unordered requirements
         pytest.param(H + "setup(install_requires={'six'})\n", [("SP004", 2, (">=0",))], id="set"),
@@ -176,7 +188,12 @@ H = "from setuptools import setup\n"
             H + "V = '2.x'\nsetup(version=V)\n", [("SP005", 3, (">=66.0.0",))], id="version-const"
         ),
         pytest.param(H + "setup(version=1.0)\n", [], id="numeric-version"),
-        pytest.param(H + "import setuptools\nsetup(version=setuptools.sic('1-x'))\n", [], id="sic"),
+        # (setuptools.sic exists since 46.1.0: older releases lack it)
+        pytest.param(
+            H + "import setuptools\nsetup(version=setuptools.sic('1-x'))\n",
+            [("SP003", 3, ("<46.1.0",))],
+            id="sic",
+        ),
         pytest.param(
             H + "V = '1'\nV += 'x'\nsetup(version=V)\n",
             [("SP005", 4, (">=66.0.0",))],

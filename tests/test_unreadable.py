@@ -193,3 +193,75 @@ def test_readable_files_keep_their_verdict() -> None:
     )
     assert result.verdict is not None
     assert result.verdict.outcome == "builds"
+
+
+IMPORTS_PKG = (
+    "from setuptools import setup\nfrom pkg import __version__\n"
+    'setup(name="pkg", version=__version__, packages=["pkg"])\n'
+)
+PY2_MODULE = '__version__ = "1.0"\nprint "imported"\n'
+
+
+@pytest.mark.parametrize(
+    ("files", "where"),
+    [
+        pytest.param({"pkg/__init__.py": PY2_MODULE}, "pkg/__init__.py:2", id="package"),
+        # two modules away: pkg/__init__.py imports pkg.helpers
+        pytest.param(
+            {
+                "pkg/__init__.py": '__version__ = "1.0"\nfrom pkg import helpers\n',
+                "pkg/helpers.py": "x = 1\nexec 'y = 2'\n",
+            },
+            "pkg/helpers.py:2",
+            id="two-away",
+        ),
+        # a relative import of a module that does not compile
+        pytest.param(
+            {
+                "pkg/__init__.py": '__version__ = "1.0"\nfrom . import helpers\n',
+                "pkg/helpers.py": "MODE = 0755\n",
+            },
+            "pkg/helpers.py:1",
+            id="relative",
+        ),
+    ],
+)
+def test_a_project_module_setup_py_imports_does_not_compile(
+    files: dict[str, str], where: str
+) -> None:
+    result = check({"setup.py": IMPORTS_PKG, **files})
+    found = [f for f in result.findings if f.code == "SP900"]
+    assert [(f.path, f.line, f.fails) for f in found] == [("setup.py", 2, (">=0",))]
+    assert f"setup.py imports `pkg`, and {where} does not compile on Python" in found[0].message
+    assert result.verdict is not None
+    assert (result.verdict.outcome, result.verdict.because) == ("fails", ("SP900",))
+
+
+@pytest.mark.parametrize(
+    ("setup", "files"),
+    [
+        # build_meta does not put setup.py's directory on sys.path: the import is not of the
+        # project's module (it fails otherwise, not with a SyntaxError from the tree)
+        pytest.param(
+            IMPORTS_PKG,
+            {
+                "pkg/__init__.py": PY2_MODULE,
+                "pyproject.toml": '[build-system]\nrequires = ["setuptools"]\n'
+                'build-backend = "setuptools.build_meta"\n',
+            },
+            id="build-meta",
+        ),
+        # the import runs on Python 2 only
+        pytest.param(
+            "import sys\nfrom setuptools import setup\nif sys.version_info < (3,):\n"
+            "    import pkg\nsetup(name='pkg', version='1.0', packages=['pkg'])\n",
+            {"pkg/__init__.py": PY2_MODULE},
+            id="python-2-branch",
+        ),
+        # a module setup.py does not import
+        pytest.param(SETUP.format(body=""), {"pkg/__init__.py": PY2_MODULE}, id="not-imported"),
+    ],
+)
+def test_project_modules_not_run_are_not_compiled(setup: str, files: dict[str, str]) -> None:
+    result = check({"setup.py": setup, **files})
+    assert not [f for f in result.findings if f.code == "SP900"]

@@ -92,6 +92,7 @@ NAMES_MODULES: tuple[str, ...] = (
     "pkg_resources/__init__.py",
     "setuptools/dist.py",
     "setuptools/dep_util.py",
+    "setuptools/errors.py",
 )
 
 DIST_PY = "setuptools/dist.py"

@@ -87,6 +87,7 @@ _TOP_LEVEL_WANTED: Final = frozenset(
 )
 _WANTED_SUFFIXES: Final = frozenset({"py", "cfg", "toml", "txt", "rst", "md"})
 _MAX_WANTED_DEPTH: Final = 3
+_SCM_METADATA: Final = (".egg-info/scm_file_list.json", ".egg-info/scm_version.json")
 
 
 def default_wanted(path: str) -> bool:
@@ -95,10 +96,14 @@ def default_wanted(path: str) -> bool:
     These are the top-level ``setup.cfg``, ``setup.py``, ``pyproject.toml``, ``PKG-INFO`` and
     ``MANIFEST.in``, and every ``*.py``, ``*.cfg``, ``*.toml``, ``*.txt``, ``*.rst`` and
     ``*.md`` file at most three directory levels below the root (rules resolve ``file:`` and
-    ``attr:`` directives and imports from them). The readers add the size limit.
+    ``attr:`` directives and imports from them), and the ``NAME.egg-info/scm_file_list.json``
+    and ``scm_version.json`` that setuptools-scm 10 writes into sdists. The readers add the
+    size limit.
     """
     if path in _TOP_LEVEL_WANTED:
         return True
+    if path.endswith(_SCM_METADATA) and path.count("/") == 1:
+        return True  # setuptools-scm's metadata in an sdist's root egg-info (RQ002)
     if path.count("/") > _MAX_WANTED_DEPTH:
         return False
     dot = path.rfind(".")

@@ -608,6 +608,65 @@ CHANGES: tuple[Change, ...] = (
             message=r"module 'setuptools.command.easy_install' has no attribute",
         ),
     ),
+    Change(
+        id="ST79",
+        what="setup.cfg `attr:` of a submodule imports its package",
+        covered="SC013 (oracle, email-validator 2.4.0)",
+        notes="before 61.0.0 `attr:` finds the module with `importlib.util.find_spec`, which "
+        "imports the parent package, then falls back to importing the module; 61.0.0 locates "
+        "the file and reads it statically. A package whose `__init__.py` imports a runtime "
+        "dependency fails (bisected: 60.10.0 fails, 61.0.0 builds)",
+        fails=((None, "61.0.0"),),
+        references=(_ref("61.0.0", "configuration reading rewritten"),),
+        error=Expected(type="ModuleNotFoundError", message=r"No module named '"),
+    ),
+    Change(
+        id="ST80",
+        what="`setuptools.dist._get_unpatched` removed",
+        covered="RQ002 (oracle, real pbr 3.1.1 wheel builds)",
+        notes="pbr before 4.0.0 calls it in its `pbr=True` setup keyword (every build), so "
+        "an old pbr pin fails with `AttributeError` from 68.0.0 on (67.8.0 ships it)",
+        fails=(("68.0.0", None),),
+        references=(_ref("68.0.0", "release notes"),),
+        error=Expected(
+            type="AttributeError",
+            message=r"module 'setuptools.dist' has no attribute '_get_unpatched'",
+        ),
+    ),
+    Change(
+        id="ST81",
+        what="the `bdist_wininst` command removed from setuptools' distutils",
+        covered="RQ002 (oracle, real pbr 5.4.5 wheel builds)",
+        notes="pbr before 5.5.0 asks for it (`get_finalized_command('bdist_wininst')`) in "
+        "its `install_scripts`, in every wheel build: `error: invalid command "
+        "'bdist_wininst'` from 65.0.0 on (64.0.3 ships it)",
+        fails=(("65.0.0", None),),
+        references=(_ref("65.0.0", "release notes"),),
+        error=Expected(type="SystemExit", message=r"invalid command 'bdist_wininst'"),
+    ),
+    Change(
+        id="ST82",
+        what="the `bdist_wininst` command before 60.0.0, on Python 3.10 and later",
+        covered="RQ002 (oracle, real pbr 5.4.5 wheel builds on Python 3.11)",
+        notes="before 60.0.0 setuptools uses the standard library's distutils, which lost "
+        "`bdist_wininst` in Python 3.10: `invalid command 'bdist_wininst'` (57.5.0-59.x), "
+        "`No module named 'distutils.command.bdist_wininst'` (setuptools' own wrapper, "
+        "54.1.2); older Pythons have it",
+        fails=((None, "60.0.0"),),
+        references=(_ref("60.0.0", "setuptools' own distutils by default"),),
+    ),
+    Change(
+        id="ST83",
+        what="`egg_info.ignore_egg_info_in_manifest` added in 64.0.0",
+        covered="RQ002 (oracle, real setuptools-scm 10.3.4 builds)",
+        notes="setuptools-scm 10.1.1 on reads it in its `egg_info` mixin when the sdist ships "
+        "a tracked-file list (`*.egg-info/scm_file_list.json`, written by setuptools-scm 10): "
+        "`AttributeError: ignore_egg_info_in_manifest` with any older setuptools, which "
+        "setuptools-scm's unbounded `setuptools` requirement lets pip install",
+        fails=((None, "64.0.0"),),
+        references=(_ref("64.0.0", "release notes"),),
+        error=Expected(type="AttributeError", message=r"ignore_egg_info_in_manifest"),
+    ),
 )
 
 # ------------------------------------------------------------ release bounds rules read

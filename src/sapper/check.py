@@ -23,7 +23,7 @@ from .model import (
     TargetResult,
     Verdict,
 )
-from .project import BuildSystem, identify
+from .project import BuildSystem, PyProject, identify
 from .rules import Context, rules_for
 from .versions import Catalogue, catalogue, contains
 
@@ -240,7 +240,11 @@ def check_files(
         # the rules that cannot report without a file the project lacks are not even imported
         for rule in rules_for(options.select, options.ignore, present=files.files):
             findings.extend(rule.check(ctx))
-    if not options.setuptools:
+    own = _own_setuptools(files, pyproject, cat) if bs.in_tree else None
+    if own is not None:
+        # setuptools' own sdist: its in-tree backend is itself, whatever is installed
+        options = options._replace(setuptools=own[0])
+    elif not options.setuptools:
         # an explicit version is evaluated as asked, whatever build-system.requires allows
         # (a build without isolation gets it): every finding counts
         findings = _reachable(findings, bs, cat)
@@ -263,6 +267,8 @@ def check_files(
     verdict = _verdict(
         findings, bs, options, cat, lambda version: _unreadable(ctx, findings, version)
     )
+    if own is not None:
+        verdict = dataclasses.replace(verdict, reason=own[1])
     if verdict.outcome == "builds" and ctx.setup_py.exists and ctx.setup_py.unseen:
         # never "builds" on a guess: what setup() gets could not be read (issue 21)
         verdict = dataclasses.replace(
@@ -286,6 +292,47 @@ def check_files(
         sha256=sha256,
         uses_setuptools=bs.uses_setuptools != "no",
     )
+
+
+def _own_setuptools(
+    files: ProjectFiles, pyproject: PyProject, cat: Catalogue
+) -> tuple[str, str] | None:
+    """setuptools' own tree (its sdist): ``build-backend = "setuptools.build_meta"`` found
+    through ``backend-path`` in the tree itself, so the build imports the tree's setuptools,
+    never an installed one (nor the one ``--setuptools`` names). The version the build
+    really uses (the tree's own, when the catalogue knows it) and the verdict's reason;
+    None for any other project, or a tree whose version sapper does not know."""
+    table = pyproject.data.get("build-system") if isinstance(pyproject.data, dict) else None
+    if not isinstance(table, dict):
+        return None
+    backend, paths = table.get("build-backend"), table.get("backend-path")
+    if not (isinstance(backend, str) and isinstance(paths, list)):
+        return None
+    module = backend.partition(":")[0]
+    if module.partition(".")[0] != "setuptools":
+        return None
+    import posixpath
+
+    relative = module.replace(".", "/")
+    found = any(
+        isinstance(path, str)
+        and any(
+            posixpath.normpath(posixpath.join(path, f"{relative}{tail}")) in files.files
+            for tail in (".py", "/__init__.py")
+        )
+        for path in paths
+    )
+    if not found:
+        return None
+    version = identify(files, pyproject).version
+    if version is None or version not in cat.universe:
+        return None
+    reason = (
+        f"setuptools' own tree: build-backend {backend} is imported from the tree "
+        f"(backend-path), so the build uses this setuptools {version}, whatever setuptools "
+        "is installed or asked for"
+    )
+    return version, reason
 
 
 def _unreadable(ctx: Context, findings: Sequence[Finding], version: str) -> str | None:

@@ -71,6 +71,7 @@ OTHER: dict[str, tuple[Reason, ...]] = {
     ),
     "SP003": (
         Reason(("ImportError",), r"^cannot import name '\w+' from '(setuptools|pkg_resources)\b"),
+        Reason(("AttributeError",), r"^module '(setuptools|pkg_resources)[\w.]*' has no attribute"),
         Reason(_DEPRECATION, r"(?i)deprecated|disabled"),
     ),
     "SP004": (Reason(("SystemExit",), r"'(install|setup)_requires' must be .*Unordered types"),),
@@ -131,7 +132,13 @@ OTHER: dict[str, tuple[Reason, ...]] = {
         ),
     ),
     # A build requirement (pbr, scikit-build) that uses what the release removed (ST78, ST42).
-    "RQ002": (Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),),
+    "RQ002": (
+        Reason(("AttributeError",), r"module 'setuptools\.command\.easy_install' has no attribute"),
+        Reason(("ModuleNotFoundError",), r"^No module named 'setuptools\.command\.test'"),
+        Reason(("AttributeError",), r"module 'setuptools\.dist' has no attribute '_get_unpatched'"),
+        Reason(("SystemExit",), r"invalid command 'bdist_wininst'"),
+        Reason(("AttributeError",), r"^ignore_egg_info_in_manifest$"),
+    ),
     # The frontend (pip) parsing pyproject.toml, before any setuptools runs.
     "PP900": (Reason(("TOMLDecodeError", "UnicodeDecodeError"), r"."),),
     # -- layout ------------------------------------------------------------------------

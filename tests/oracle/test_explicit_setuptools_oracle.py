@@ -76,3 +76,49 @@ def test_an_isolated_build_never_gets_the_version(tmp_path: Path) -> None:
     assert result.verdict is not None
     assert (result.verdict.outcome, result.verdict.excluded_by) == ("builds", None)
     assert result.verdict.setuptools.startswith("71.")
+
+
+#: What pip's in-process hook runner does with ``backend-path``: put its entries first on
+#: sys.path, import the backend, call the metadata hooks; then say which setuptools ran.
+_OWN_TREE_HOOKS = """
+import sys, tempfile
+sys.path[:0] = [sys.argv[1]]
+from setuptools import build_meta
+build_meta.get_requires_for_build_wheel()
+build_meta.prepare_metadata_for_build_wheel(tempfile.mkdtemp())
+import setuptools
+print(setuptools.__version__)
+"""
+
+
+@pytest.mark.parametrize("installed", ["71.1.0", "72.0.0"])
+def test_setuptools_own_sdist_builds_with_itself(tmp_path: Path, installed: str) -> None:
+    """setuptools 84.2.1's sdist (``backend-path = ["."]``, ``project.license = "MIT"``)
+    in an environment holding setuptools 71.1.0 or 72.0.0, which reject that license
+    string: the hooks import the tree's own setuptools and build, as sapper says."""
+    import io
+    import subprocess
+    import tarfile
+
+    from sapper.pypi import Index
+
+    from .harness import setuptools_python
+
+    download = Index(cache_dir=None).fetch("setuptools==84.2.1")
+    with tarfile.open(fileobj=io.BytesIO(download.data)) as archive:
+        archive.extractall(tmp_path, filter="data")
+    tree = tmp_path / "setuptools-84.2.1"
+    python = setuptools_python(installed)
+    real = subprocess.run(
+        [str(python), "-c", _OWN_TREE_HOOKS, str(tree)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert real.returncode == 0, real.stderr[-2000:]
+    assert real.stdout.split()[-1] == "84.2.1"  # the tree's, not the installed one
+    result = check_target(str(tree), Options(setuptools=installed))
+    assert result.verdict is not None
+    assert (result.verdict.outcome, result.verdict.setuptools) == ("builds", "84.2.1")

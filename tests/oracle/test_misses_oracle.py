@@ -145,6 +145,39 @@ ISSUE21: dict[str, tuple[dict[str, str], tuple[str, ...], str]] = {
         ("81.0.0", "82.0.0"),
         "SP001",
     ),
+    # SP008/SP010 read the branch that runs on the target only: on Linux, a Windows branch
+    # builds and a Linux one fails
+    **{
+        f"{where}-only-{what}": (
+            {
+                "setup.py": HEAD
+                + f"if sys.platform{test}:\n{body}"
+                + "setup(name='probe', version='1.0', packages=['probe'],\n"
+                + "      include_package_data=True, cmdclass=cmdclass)\n",
+                "probe/__init__.py": "",
+            },
+            versions,
+            code,
+        )
+        for where, test in (("windows", " == 'win32'"), ("linux", ".startswith('linux')"))
+        for what, body, versions, code in (
+            (
+                "dry-run",
+                "    from distutils.dir_util import mkpath\n    mkpath('build/x', dry_run=0)\n"
+                "cmdclass = {}\n",
+                ("80.9.0", "81.0.0"),
+                "SP008",
+            ),
+            (
+                "distutils-build-py",
+                "    from distutils.command.build_py import build_py\n"
+                "else:\n    from setuptools.command.build_py import build_py\n"
+                "cmdclass = {'build_py': build_py}\n",
+                ("58.4.0", "58.5.0"),
+                "SP010",
+            ),
+        )
+    },
 }
 
 

@@ -90,6 +90,14 @@ REMOVED_API = [
     ("pbr", "6.1.1", ("80.2.0", "80.3.0", "80.3.1")),
     ("pbr", "7.0.1", ("80.2.0", "80.3.0", "80.3.1")),
     ("pbr", "7.0.2", ("80.3.0",)),
+    # pbr < 4 calls setuptools.dist._get_unpatched (gone in 68.0.0) in its setup keyword
+    # (the metadata hook already fails at 68.0.0); at 67.8.0 its wheel build asks for the
+    # bdist_wininst command (below)
+    ("pbr", "3.1.1", ("67.8.0", "68.0.0")),
+    # pbr < 5.5 asks for the bdist_wininst command in every wheel build: on Python 3.11,
+    # gone before 60.0.0 (the standard library's distutils) and from 65.0.0 on
+    ("pbr", "5.4.5", ("59.4.0", "60.10.0", "64.0.3", "65.0.0")),
+    ("pbr", "5.5.0", ("65.0.0",)),
     ("scikit-build", "0.17.6", ("71.1.0", "72.0.0", "72.1.0")),
 ]
 #: scikit-build's own dependencies (the harness installs each pin without its deps).
@@ -132,3 +140,40 @@ def test_plugin_removed_api_matches_real_wheel_builds(
             if why:
                 mismatches.append(why)
     assert not mismatches, "\n".join(mismatches)
+
+
+#: setuptools-scm 10.3.4 and what it needs (the harness installs each pin without its deps).
+_SCM_10 = ("setuptools-scm==10.3.4", "vcs-versioning==2.6.0", "packaging==26.4")
+
+
+@pytest.mark.parametrize("version", ["63.4.3", "64.0.0"])
+def test_setuptools_scm_10_needs_setuptools_64_on_its_sdists(tmp_path: Path, version: str) -> None:
+    """asttokens 3.0.2's sdist ships setuptools-scm's tracked-file list
+    (``asttokens.egg-info/scm_file_list.json``); with setuptools-scm 10.3.4 (what its
+    ``setuptools_scm[toml]>=3.4.3`` gets) the egg_info mixin reads
+    ``ignore_egg_info_in_manifest``, which setuptools added in 64.0.0 (the ecosystem check
+    saw 8 such sdists fail with 57.5.0 and 58.0.0)."""
+    import io
+    import tarfile
+
+    from sapper.pypi import Index
+
+    from .harness import run_hooks
+
+    download = Index(cache_dir=None).fetch("asttokens==3.0.2")
+    with tarfile.open(fileobj=io.BytesIO(download.data)) as archive:
+        archive.extractall(tmp_path, filter="data")
+    tree = tmp_path / "asttokens-3.0.2"
+    sdist = tmp_path / "asttokens-3.0.2.tar.gz"  # (a directory's egg-info is not read)
+    sdist.write_bytes(download.data)
+    real = run_hooks(version, tree, requires=_SCM_10)
+    result = check_target(str(sdist), Options(setuptools=version))
+    assert result.verdict is not None
+    because = result.verdict.because
+    assert result.verdict.outcome == real.outcome, real.error
+    problem = reason_mismatch(
+        real, result.verdict.outcome, reasons_for(because), because=because, label=version
+    )
+    assert problem is None, problem
+    if real.outcome == "fails":
+        assert because == ("RQ002",)

@@ -115,3 +115,43 @@ def test_invalid_pyproject_is_refused_by_pip(
     if "TOMLDecodeError" in refused:
         # the line and column pip reports are the finding's
         assert f"(at line {finding.line}, column {finding.column})" in proc.stderr
+
+
+#: A project module setup.py imports that does not compile (Python 2 syntax): the import
+#: raises SyntaxError inside the build, with the legacy backend (setup.py's directory on
+#: sys.path); the control is the module ported.
+MODULE_CASES = [
+    ("print-in-package", '__version__ = "1.0"\nprint "imported"\n'),
+    ("control-ported", '__version__ = "1.0"\nprint("imported")\n'),
+]
+
+
+@pytest.mark.parametrize(("name", "module"), MODULE_CASES, ids=[c[0] for c in MODULE_CASES])
+def test_python_2_project_module_fails_with_every_setuptools(
+    tmp_path: Path, name: str, module: str
+) -> None:
+    versions = ("58.0.4", "84.2.1")
+    require_runnable(versions)
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\nfrom pkg import __version__\n"
+        'setup(name="pkg", version=__version__, packages=["pkg"])\n'
+    )
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text(module)
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path)
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        because = result.verdict.because
+        problem = reason_mismatch(
+            real, result.verdict.outcome, reasons_for(because), because=because, label=version
+        )
+        if problem:
+            mismatches.append(problem)
+        if not name.startswith("control"):
+            finding = next(f for f in result.findings if f.code == "SP900")
+            assert real.exc_name == "SyntaxError"
+            assert "pkg/__init__.py:2" in finding.message
+            assert "__init__.py, line 2" in real.message or "line 2" in real.message
+    assert not mismatches, "\n".join(mismatches)

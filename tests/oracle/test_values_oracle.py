@@ -57,6 +57,20 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         ("69.5.1", "70.0.0", "70.3.0", "71.0.0"),
         False,
     ),
+    # a name the module does not define yet: setuptools.errors ships since 42.0.0, its
+    # distutils error aliases since 59.0.1 (fonttools 4.68.0, markupsafe 3.0.4)
+    (
+        "SP003-errors-not-yet",
+        {"setup.py": _setup("from setuptools.errors import SetupError")},
+        ("57.5.0", "58.5.3", "59.0.1", "84.2.1"),
+        False,
+    ),
+    (
+        "SP003-errors-attribute-not-yet",
+        {"setup.py": _setup("import setuptools.errors\nE = setuptools.errors.CCompilerError")},
+        ("58.5.3", "59.0.1"),
+        False,
+    ),
     (
         "SP003-test-overdue",
         {"setup.py": _setup("from setuptools.command.test import test")},

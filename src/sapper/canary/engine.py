@@ -209,6 +209,10 @@ def _statics(
     if verdict.outcome == "unknown" and not verdict.setuptools:
         # not a setuptools project (or no release matches): whatever the version
         return (first, first), result.uses_setuptools, ident
+    if _builds_itself(verdict.setuptools, sides[0].version):
+        # setuptools' own sdist: its in-tree backend is itself, whichever setuptools a side
+        # pins, so both sides are judged with the tree's own version
+        return (first, first), result.uses_setuptools, ident
     # setup() gets keywords sapper cannot read: "unknown" at any version nothing fails at
     from ..facts.setup_py import SetupPyFacts
 
@@ -224,6 +228,19 @@ def _statics(
     because = failing_codes(result.findings, version, enforce=_enforces(sides[1]))
     second: Static = ("fails" if because else ("unknown" if unread else "builds"), because)
     return (first, second), result.uses_setuptools, ident
+
+
+def _builds_itself(judged: str, asked: str | None) -> bool:
+    """Whether the verdict was given for another setuptools than the side asked for: the
+    tree builds with its own (see ``sapper.check``'s ``_own_setuptools``)."""
+    from ..versions import catalogue
+
+    if not judged or asked is None:
+        return False
+    try:
+        return judged != catalogue().validate_version(asked)
+    except SapperError:
+        return False
 
 
 def _statics_each(

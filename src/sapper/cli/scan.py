@@ -259,7 +259,8 @@ def _final_line(s: ScanSummary) -> str:
     rate = s.scanned / s.seconds if s.seconds > 0 else 0.0
     line = (
         f"scanned {s.scanned} sdists in {s.seconds:.1f} s ({rate:.1f}/s): {s.fails} fail, "
-        f"{s.builds} build, {s.unknown} unknown (other backend), {s.failed} errors"
+        f"{s.builds} build, {s.unknown} unknown ({s.other_backend} built by another backend, "
+        f"{s.unknown - s.other_backend} not decidable statically), {s.failed} errors"
     )
     if s.skipped:
         line += f"; {s.skipped} already done, skipped"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._values import dotted
+from ._exprs import dotted
 
 if TYPE_CHECKING:
     from ..sources import ProjectFiles
@@ -419,6 +419,11 @@ class SetupPyFacts:
     @property
     def exists(self) -> bool:
         return PATH in self._files.files
+
+    @property
+    def files(self) -> Mapping[str, bytes]:
+        """The project's files (path -> content) that setup.py may read or import."""
+        return self._files.files
 
     @cached_property
     def tree(self) -> ast.Module | None:

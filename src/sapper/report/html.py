@@ -168,7 +168,7 @@ _CLASS_TEXT = {
     "fails": "fails at the evaluated setuptools",
     "overdue": "builds, fails with SETUPTOOLS_ENFORCE_DEPRECATION=1",
     "builds": "builds (as far as sapper's rules tell)",
-    "unknown": "unknown (another backend, or no setuptools matches)",
+    "unknown": "unknown (another backend, or a verdict not decidable statically)",
     "error": "not analysed (error)",
 }
 

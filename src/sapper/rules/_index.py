@@ -34,6 +34,7 @@ RULE_MODULES: dict[str, str] = {
     "SC010": "sapper.rules.setup_cfg.sc010",
     "SC011": "sapper.rules.setup_cfg.sc011",
     "SC012": "sapper.rules.setup_cfg.sc012",
+    "SC013": "sapper.rules.setup_cfg.sc013",
     "SP001": "sapper.rules.setup_py.sp001",
     "SP002": "sapper.rules.setup_py.sp002",
     "SP003": "sapper.rules.setup_py.sp003",
@@ -72,5 +73,4 @@ NEEDS_FILE: dict[str, str] = {
     "SP008": "setup.py",
     "SP009": "setup.py",
     "SP010": "setup.py",
-    "SP900": "setup.py",
 }

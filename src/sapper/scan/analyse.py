@@ -94,7 +94,10 @@ def _merged(ranges: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def make_row(job: Job, result: TargetResult, *, seconds: float) -> Row:
-    """The store row of ``result`` (outcomes are ``unknown`` for another build backend)."""
+    """The store row of ``result``. Its outcomes are ``unknown`` for another build backend,
+    and for a setuptools project whose verdict is ``unknown`` (what ``setup()`` gets, or a
+    file the build reads, could not be read statically) unless a finding fails anyway:
+    never "builds" on a guess."""
     newest = catalogue().newest
     findings = result.findings
     outcome: str | None = None
@@ -103,9 +106,10 @@ def make_row(job: Job, result: TargetResult, *, seconds: float) -> Row:
         if not result.uses_setuptools:
             outcome = enforced = "unknown"
         else:
-            outcome = "fails" if any(contains(f.fails, newest) for f in findings) else "builds"
+            otherwise = "unknown" if result.verdict.outcome == "unknown" else "builds"
+            outcome = "fails" if any(contains(f.fails, newest) for f in findings) else otherwise
             enforced = (
-                "fails" if any(contains(f.fails_enforced, newest) for f in findings) else "builds"
+                "fails" if any(contains(f.fails_enforced, newest) for f in findings) else otherwise
             )
     error = result.errors[0] if result.errors else None
     filename = job.filename or (Path(job.path).name if job.path else None)
@@ -153,7 +157,8 @@ def make_row(job: Job, result: TargetResult, *, seconds: float) -> Row:
         }
         for f in findings
     )
-    return Row(sdist=sdist, findings=rows)
+    other = result.verdict is not None and not result.uses_setuptools
+    return Row(sdist=sdist, findings=rows, other_backend=other)
 
 
 def _from_filename(filename: str | None) -> tuple[str | None, str | None]:

@@ -117,6 +117,9 @@ class ScanSummary:
     failed: int
     fails: int
     builds: int
+    #: ``fails``/``builds`` not decided: built by another backend (``other_backend``), or
+    #: a setuptools project whose verdict is unknown (what ``setup()`` gets could not be
+    #: read statically, or no setuptools release matches its requirements).
     unknown: int
     seconds: float
     top_list_date: str | None = None
@@ -126,6 +129,8 @@ class ScanSummary:
     downloaded_bytes: int = 0
     cached: int = 0
     deferred: int = 0
+    #: Of ``unknown``: built by another backend than setuptools (sapper models setuptools).
+    other_backend: int = 0
 
 
 class _Counter:
@@ -140,6 +145,8 @@ class _Counter:
         #: requirements resolved (or failed to resolve) so far
         self.resolved = 0
         self.outcomes: dict[str, int] = {"fails": 0, "builds": 0, "unknown": 0}
+        #: of the "unknown" outcomes, sdists built by another backend
+        self.other_backend = 0
         self.start = time.monotonic()
         #: rows written before the scan phase began
         self.base = 0
@@ -160,6 +167,8 @@ class _Counter:
             self.failed += 1
         else:
             self.outcomes[str(outcome)] = self.outcomes.get(str(outcome), 0) + 1
+            if outcome == "unknown" and row.other_backend:
+                self.other_backend += 1
 
     def tick(self, *, force: bool = False) -> None:
         if self._report is None:
@@ -383,6 +392,7 @@ def scan(
         fails=counter.outcomes.get("fails", 0),
         builds=counter.outcomes.get("builds", 0),
         unknown=counter.outcomes.get("unknown", 0),
+        other_backend=counter.other_backend,
         seconds=time.monotonic() - start,
         top_list_date=top_list().date if top else None,
         downloaded=downloads.downloaded,

@@ -116,6 +116,9 @@ class Row:
 
     sdist: Mapping[str, Any]
     findings: tuple[Mapping[str, Any], ...] = ()
+    #: Built by another backend than setuptools (its outcome ``unknown``); not stored, the
+    #: ``backend`` column and the result say so.
+    other_backend: bool = False
 
     @property
     def key(self) -> str:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from ...facts.setup_py import import_sites
+from ...facts.setup_py import condition, import_sites
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from .._emit import make_finding
@@ -16,6 +17,9 @@ from ._shared import (
     PATH,
     _ref,
 )
+
+if TYPE_CHECKING:
+    from ...facts._values import Target
 
 #: What pip's PEP 517 fallback build environment holds (``setuptools>=40.8.0``, and
 #: ``wheel`` for older pip; the SP rules cover ``wheel``), plus what setuptools brings along.
@@ -48,6 +52,20 @@ def _local_names(ctx: Context) -> set[str]:
     return out
 
 
+def _decided_imports(body: list[ast.stmt], target: Target) -> list[ast.stmt]:
+    """The module-level imports of ``body`` that run on ``target``, through the branches of
+    the ``if`` statements whose test is decided there."""
+    found: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif isinstance(node, ast.If):
+            truth = condition(node.test, target)
+            if truth is not None:
+                found += _decided_imports(node.body if truth else node.orelse, target)
+    return found
+
+
 def _third_party_imports(ctx: Context) -> list[tuple[str, int]]:
     """(top-level module, line of its first import) of setup.py's unconditional module-level
     imports of modules that neither the standard library, nor pip's fallback build
@@ -57,12 +75,10 @@ def _third_party_imports(ctx: Context) -> list[tuple[str, int]]:
     tree = ctx.setup_py.tree
     if tree is None:
         return []
-    # Only unconditional imports: those under `if` usually depend on the platform or the
-    # command (`if "py2exe" in sys.argv: import py2exe`).
-    top_level = ast.Module(
-        body=[n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)],
-        type_ignores=[],
-    )
+    # Only imports that surely run on the target: unconditional ones, and those in the
+    # branch of an `if` decided there (`if sys.platform == "win32":`); an `if` that cannot be
+    # decided usually depends on the command (`if "py2exe" in sys.argv: import py2exe`).
+    top_level = ast.Module(body=_decided_imports(tree.body, ctx.setup_py.target), type_ignores=[])
     stdlib = set(sys.stdlib_module_names) | _OLD_STDLIB
     local = _local_names(ctx)
     found: list[tuple[str, int]] = []
@@ -165,9 +181,10 @@ register(
 ## What it does
 Reports a `[build-system]` table without `requires` in pyproject.toml, at its header, and an
 empty `requires` with setuptools' backend (or none), at its line. When
-pyproject.toml has no `[build-system]` table, finds unconditional module-level imports in
-setup.py (not under `if`, `try` or a function) of modules that are neither in the standard
-library, nor setuptools itself, nor part of the project.
+pyproject.toml has no `[build-system]` table, finds the module-level imports that surely
+run in setup.py (not under `try` or a function; under an `if` only in the branch that runs
+on the target, `--python` and `--platform`: `if sys.platform == "win32":`) of modules that
+are neither in the standard library, nor setuptools itself, nor part of the project.
 
 ## Why is this bad?
 A pyproject.toml, even one holding only `[tool.black]`, switches pip to PEP 517 builds in

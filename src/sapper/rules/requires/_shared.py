@@ -25,7 +25,8 @@ from .._base import Context
 if TYPE_CHECKING:
     from ..._requirement import ParsedRequirement
 
-#: What one plugin release needs: ``imports`` and ``attributes`` (see the module doc).
+#: What one plugin release needs: ``imports``, ``attributes`` and ``commands`` (see
+#: scripts/gen_plugin_facts.py).
 Needs = Mapping[str, Sequence[str]]
 
 

@@ -17,7 +17,49 @@ from ._shared import PluginPin, plugin_pins
 #: other attributes it reads only on Windows or outside wheel builds).
 _ATTRIBUTES = {
     "setuptools.command.easy_install.sys_executable": "ST78",
+    # pbr < 4 calls it in its `pbr=True` keyword, in every build
+    "setuptools.dist._get_unpatched": "ST80",
+    # setuptools-scm >= 10.1.1 reads it when the sdist ships its tracked-file list
+    "setuptools.command.egg_info.egg_info.ignore_egg_info_in_manifest": "ST83",
 }
+#: Attributes read only when the tree has something: the egg_info mixin of setuptools-scm
+#: reads ``ignore_egg_info_in_manifest`` only with a list of tracked files to give it.
+_ONLY_WITH = {
+    "setuptools.command.egg_info.egg_info.ignore_egg_info_in_manifest": "scm_file_list",
+}
+
+
+def _ships_scm_file_list(ctx: Context) -> bool:
+    """Whether the tree ships the tracked-file list setuptools-scm 10 writes into an sdist
+    (``NAME.egg-info/scm_file_list.json`` at the root, with files in it, beside
+    ``scm_version.json``), from which its egg_info mixin takes the sdist's files (a
+    checkout's VCS is not read: a directory check may miss it)."""
+    import json
+
+    files = ctx.files.files
+    for path, data in files.items():
+        # setuptools-scm looks for them in an egg-info directory at the root only (its
+        # `discover_egg_info_metadata`), beside the scm_version.json it requires
+        if not path.endswith(".egg-info/scm_file_list.json") or path.count("/") != 1:
+            continue
+        if path.replace("scm_file_list.json", "scm_version.json") not in files:
+            continue
+        try:
+            files = json.loads(data).get("files")
+        except (ValueError, AttributeError):
+            continue
+        if files:
+            return True
+    return False
+
+
+#: The commands whose lookup by name (``get_finalized_command``) breaks a build, and the
+#: release facts that say where: (every Python, Python >= 3.10 only). pbr < 5.5 asks for
+#: ``bdist_wininst`` in every wheel build.
+_COMMANDS = {"bdist_wininst": ("ST81", "ST82")}
+#: The first Python whose standard library distutils lacks ``bdist_wininst`` (removed in
+#: Python 3.10), which setuptools before 60.0.0 uses.
+_STDLIB_WITHOUT_WININST = (3, 10)
 
 #: Plugins setuptools does not load by itself: they matter when setup.py (or an in-tree
 #: build backend) imports them.
@@ -98,11 +140,22 @@ def _check(ctx: Context) -> Iterable[Finding]:
             ident = _ATTRIBUTES.get(attribute)
             if ident is None:
                 continue
+            if _ONLY_WITH.get(attribute) == "scm_file_list" and not _ships_scm_file_list(ctx):
+                continue
             fact = change(ident)
             failing |= fact.failing(cat)
             enforced |= fact.enforced(cat, ctx.today.isoformat())
             warning |= fact.warning(cat)
             why.append(f"reads `{attribute}` (AttributeError where it is missing)")
+        for command in pin.needs.get("commands", ()):
+            idents = _COMMANDS.get(command)
+            if idents is None:
+                continue
+            everywhere, newer_python = idents
+            failing |= change(everywhere).failing(cat)
+            if ctx.target_python >= _STDLIB_WITHOUT_WININST:
+                failing |= change(newer_python).failing(cat)
+            why.append(f"asks for the `{command}` command (`invalid command` where it is gone)")
         if not failing:
             continue
         item = pin.requirement
@@ -142,14 +195,26 @@ imports `skbuild`, or an in-tree build backend does), works out the release the 
 installs (the newest the specifier allows), and checks what that release needs from
 setuptools, as read from every wheel of the plugin: modules it imports at module level
 that some setuptools release removed (other than `pkg_resources`, which RQ001 reports),
-and `easy_install` attributes its `install_scripts` reads in every wheel build.
+`easy_install` attributes its `install_scripts` reads in every wheel build, and
+`setuptools.dist._get_unpatched`, which pbr before 4.0.0 calls in every build, and the
+`bdist_wininst` command, which pbr before 5.5.0 asks for in every wheel build; and
+`egg_info.ignore_egg_info_in_manifest`, which setuptools-scm 10.1.1 and later read when the
+sdist ships their tracked-file list (`NAME.egg-info/scm_file_list.json`).
 
 ## Why is this bad?
 The plugin fails inside the build: scikit-build 0.7-0.17 import `setuptools.command.test`,
 which 72.0.0 did not ship (ModuleNotFoundError); pbr before 7.0.2 reads
 `easy_install.sys_executable`, which 80.3.0 did not have (AttributeError while building the
 wheel); 80.3.1 serves it again with a deprecation warning that is past its due date, so it
-fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`.
+fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1`. pbr before 4.0.0 calls
+`setuptools.dist._get_unpatched`, which 68.0.0 removed (AttributeError while setup.py
+runs, at the metadata stage already), and pbr before 5.5.0 asks for the `bdist_wininst`
+command, which setuptools' distutils dropped in 65.0.0 and the standard library's (which
+setuptools before 60.0.0 uses) in Python 3.10: `error: invalid command 'bdist_wininst'`
+while building the wheel. setuptools-scm 10.1.1 and later read
+`egg_info.ignore_egg_info_in_manifest`, which setuptools added in 64.0.0, and require
+`setuptools` without a bound: an older setuptools (a pin, or a distribution's) fails with
+`AttributeError: ignore_egg_info_in_manifest` on an sdist they made.
 
 ## Example
 ```python

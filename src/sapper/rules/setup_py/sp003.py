@@ -1,4 +1,5 @@
-"""SP003 `setuppy-removed-name`: setup.py uses a name that a setuptools module no longer defines."""
+"""SP003 `setuppy-removed-name`: setup.py uses a name a setuptools module no longer (or not
+yet) defines."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from packaging.version import Version
 from ...facts.inventory import covered
 from ...facts.setup_py import (
     PATH,
+    condition,
     index_of,
     statements,
 )
@@ -91,7 +93,8 @@ def _name_sites(
     # AttributeError (or broader) stops: a guard against ImportError does not.
     index = index_of(tree)
     caught: set[int] | None = None
-    for stmt in chain(statements(tree.body, imports=False, target=target), _def_heads(tree.body)):
+    run = chain(statements(tree.body, imports=False, target=target), _def_heads(tree.body, target))
+    for stmt in run:
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             continue
         for sub in index.under(stmt, ast.Attribute):
@@ -111,60 +114,85 @@ def _name_sites(
                     yield NameSite(module, name, sub.lineno, sub.col_offset + 1)
 
 
-def _def_heads(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
+def _def_heads(body: Iterable[ast.stmt], target: Target | None = None) -> Iterator[ast.AST]:
     """What runs when setup.py runs a ``class`` or ``def`` statement, which
     :func:`statements` skips: decorators, base classes and class keywords, argument
     defaults, and a class body (a function body runs only when called). So
-    ``class Test(setuptools.command.test.test)`` reads the name when setup.py runs."""
+    ``class Test(setuptools.command.test.test)`` reads the name when setup.py runs. With
+    ``target``, an ``if`` decided there is read for its taken branch only."""
     for node in body:
         if isinstance(node, ast.ClassDef):
             yield from node.decorator_list
             yield from node.bases
             yield from (keyword.value for keyword in node.keywords)
-            yield from statements(node.body, imports=False)
-            yield from _def_heads(node.body)
+            yield from statements(node.body, imports=False, target=target)
+            yield from _def_heads(node.body, target)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             yield from node.decorator_list
             yield from node.args.defaults
             yield from (default for default in node.args.kw_defaults if default is not None)
-        else:  # the bodies of if/for/while/with/try, where a class may be defined
+        elif isinstance(node, ast.If) and target is not None:
+            truth = condition(node.test, target)
+            if truth is not False:
+                yield from _def_heads(node.body, target)
+            if truth is not True:
+                yield from _def_heads(node.orelse, target)
+        else:  # the bodies of for/while/with/try, where a class may be defined
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(node, field, None)
                 if isinstance(inner, list):
-                    yield from _def_heads(inner)
+                    yield from _def_heads(inner, target)
             for handler in getattr(node, "handlers", ()):
-                yield from _def_heads(handler.body)
+                yield from _def_heads(handler.body, target)
+
+
+class _Ranges(NamedTuple):
+    """The releases where a use of ``module.name`` fails, or warns."""
+
+    fails: tuple[str, ...]
+    fails_enforced: tuple[str, ...]
+    warns: tuple[str, ...]
+    #: Of ``fails``: the releases that ship the module but do not define the name yet (the
+    #: project needs a newer setuptools).
+    too_old: tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=256)
-def _ranges(
-    cat: Catalogue, module: str, name: str, overdue: bool
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """(fails, fails_enforced, warns) of a use of ``module.name``: the same for every
-    project, so computed once a name rather than once a project (it walks every release)."""
+def _ranges(cat: Catalogue, module: str, name: str, overdue: bool) -> _Ranges:
+    """Where a use of ``module.name`` fails or warns: the same for every project, so
+    computed once a name rather than once a project (it walks every release). A release
+    that ships the module before it defines the name fails too (ImportError, or
+    AttributeError): setuptools.errors has ``SetupError`` since 59.0.1 only."""
     defined = cat.names[module][name]
     module_ranges = cat.modules.get(module, [])
     served = _SERVED.get((module, name))
     served_since = Version(served[0]) if served else None
     failing: set[str] = set()
     warning: set[str] = set()
+    too_old: set[str] = set()
     first = cat.parsed(defined[0][0])
     module_set = covered(cat, module_ranges)
     defined_set = covered(cat, defined)
     for v in cat.universe:
-        if cat.parsed(v) < first:
-            continue  # not added yet: a removal is what breaks old sdists
         if v not in module_set or v in defined_set:
             continue  # module absent (SP001's business) or the name is there
-        if served_since is not None and cat.parsed(v) >= served_since:
+        if cat.parsed(v) < first:
+            too_old.add(v)  # not added yet: the project needs a newer setuptools
+        elif served_since is not None and cat.parsed(v) >= served_since:
             warning.add(v)
         else:
             failing.add(v)
+    failing |= too_old
     if not failing and not warning:
-        return (), (), ()
+        return _Ranges((), (), (), ())
     fails = tuple(cat.to_specifiers(failing))
     fails_enforced = tuple(cat.to_specifiers(failing | (warning if overdue else set())))
-    return fails, fails_enforced, tuple(cat.to_specifiers(warning))
+    return _Ranges(
+        fails,
+        fails_enforced,
+        tuple(cat.to_specifiers(warning)),
+        tuple(cat.to_specifiers(too_old)),
+    )
 
 
 def _check_removed_names(ctx: Context) -> Iterable[Finding]:
@@ -183,13 +211,19 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
         served = _SERVED.get(key)
         due = served[1] if served else None
         overdue = due is not None and _dt.date.fromisoformat(due) < ctx.today
-        fails, fails_enforced, warns = _ranges(cat, site.module, site.name, overdue)
+        fails, fails_enforced, warns, too_old = _ranges(cat, site.module, site.name, overdue)
         if not fails and not warns:
             continue
         seen.add(key)
         advice = _NAME_ADVICE.get(site.name, "stop using it")
         parts = []
-        if fails:
+        if too_old:
+            parts.append(
+                f"setuptools {' | '.join(too_old)} does not define it yet (ImportError): "
+                f"the project needs setuptools>={defined[0][0]}"
+            )
+            advice = f'require it in pyproject.toml (`requires = ["setuptools>={defined[0][0]}"]`)'
+        if set(fails) != set(too_old):
             parts.append("setuptools removed it (ImportError)")
         if warns:
             parts.append(f"setuptools {' | '.join(warns)} serves it with a deprecation warning")
@@ -214,14 +248,18 @@ register(
         code="SP003",
         slug="setuppy-removed-name",
         family="setup.py",
-        summary="setup.py uses a name that a setuptools module no longer defines",
+        summary="setup.py uses a name that a setuptools module no longer (or not yet) defines",
         doc="""
 ## What it does
 Finds module-level uses in setup.py of names that `setuptools`, `setuptools.dist`,
-`setuptools.command.easy_install`, `setuptools.command.test`, `setuptools.dep_util` or
-`pkg_resources` defined once and no longer define: `from setuptools import Feature`,
-`setuptools.convert_path`, `easy_install.get_script_args`, `from pkg_resources import
-packaging`, ... Which releases define which name comes from the wheels themselves. Names
+`setuptools.command.easy_install`, `setuptools.command.test`, `setuptools.dep_util`,
+`setuptools.errors` or `pkg_resources` defined once and no longer define: `from setuptools
+import Feature`, `setuptools.convert_path`, `easy_install.get_script_args`, `from
+pkg_resources import packaging`, ... and names a release does not define yet although it
+ships the module: `from setuptools.errors import SetupError` fails before 59.0.1 (the
+module exists since 42.0.0), so the project needs a newer setuptools than an older build
+environment (or a distribution) has. Which releases define which name comes from the
+wheels themselves. Names
 that a module-level `__getattr__` still serves with a deprecation warning (such as
 `from setuptools.command.test import test` since 72.1.0) are reported as warnings, and as
 failures under `SETUPTOOLS_ENFORCE_DEPRECATION=1` once the warning's due date has passed.

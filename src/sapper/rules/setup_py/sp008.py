@@ -92,7 +92,8 @@ def _check_dry_run(ctx: Context) -> Iterable[Finding]:
     tree = ctx.setup_py.tree
     if tree is None:
         return []
-    roots: list[ast.AST] = list(statements(tree.body, imports=False))
+    # what runs on the target: a branch that cannot run there is not read
+    roots: list[ast.AST] = list(statements(tree.body, imports=False, target=ctx.setup_py.target))
     build_classes = _build_command_classes(ctx, tree)
     roots.extend(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name in build_classes)
     failing = change("ST61").failing(ctx.catalogue)
@@ -139,7 +140,8 @@ register(
 Finds calls with a `dry_run=` argument to the distutils helpers and `Command` methods that
 used to take it (`copy_file`, `copy_tree`, `mkpath`, `execute`, `spawn`, `make_archive`,
 `new_compiler`, compiler classes, ...). It looks at code that runs during a wheel build:
-module-level code, and the classes setup.py registers in `cmdclass` for build commands
+module-level code (of an `if`, the branch that runs on the target: `--python`,
+`--platform`), and the classes setup.py registers in `cmdclass` for build commands
 (`build_py`, `build_ext`, `egg_info`, `bdist_wheel`, `install*`, ...). A custom `clean`
 command that passes `dry_run` is not reported: a wheel build never runs it; nor is a call
 inside a `try` whose `except` catches the `TypeError` (`TypeError`, `Exception`, bare).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ...changes import change
 from ...facts.setup_py import (
@@ -21,6 +22,9 @@ from ._shared import (
     keyword_items,
 )
 
+if TYPE_CHECKING:
+    from ...facts._values import Target
+
 
 def _imports_only(body: list[ast.stmt], ships: Callable[[str], bool]) -> bool:
     """Whether ``body`` is nothing but imports of setuptools modules that ``ships``."""
@@ -36,8 +40,11 @@ def _imports_only(body: list[ast.stmt], ships: Callable[[str], bool]) -> bool:
     return True
 
 
-def _imported_names(tree: ast.Module, ships: Callable[[str], bool]) -> dict[str, str]:
-    """Local name -> dotted origin for module-level imports.
+def _imported_names(
+    tree: ast.Module, ships: Callable[[str], bool], target: Target | None = None
+) -> dict[str, str]:
+    """Local name -> dotted origin for module-level imports that run on ``target`` (an
+    ``if`` branch that cannot run there is not read).
 
     The imports of an ``except`` clause are left out when its ``try`` body only imports
     setuptools modules that ``ships``: that body never fails, so the clause never runs
@@ -51,7 +58,7 @@ def _imported_names(tree: ast.Module, ships: Callable[[str], bool]) -> dict[str,
         for n in ast.walk(handler)
     }
     names: dict[str, str] = {}
-    for node in statements(tree.body, imports=False):
+    for node in statements(tree.body, imports=False, target=target):
         if id(node) in unreached:
             continue
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -96,7 +103,7 @@ def _check_distutils_build_py(ctx: Context) -> Iterable[Finding]:
     if not include:
         return []
     failing = change("ST20").failing(ctx.catalogue)
-    imported = _imported_names(tree, lambda m: not ctx.missing_in(m) & failing)
+    imported = _imported_names(tree, lambda m: not ctx.missing_in(m) & failing, ctx.setup_py.target)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
 
     def lacks_manifest_method(value: ast.expr) -> bool:

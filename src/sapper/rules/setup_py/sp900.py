@@ -18,7 +18,7 @@ from ._shared import _finding
 def _check_syntax(ctx: Context) -> Iterable[Finding]:
     problem = ctx.setup_py.syntax_error(ctx.target_python)
     if problem is None or not problem.certain:
-        return []
+        return _check_imported_modules(ctx)
     where = f"line {problem.line}: " if problem.line is not None else ""
     return [
         _finding(
@@ -34,6 +34,35 @@ def _check_syntax(ctx: Context) -> Iterable[Finding]:
             "build with a Python whose grammar it uses (`--python`)",
         )
     ]
+
+
+def _check_imported_modules(ctx: Context) -> list[Finding]:
+    """The project modules setup.py imports (and the build therefore runs) that do not
+    compile on the build's Python: the import raises SyntaxError, which no ``except
+    ImportError`` catches."""
+    from ...facts.project_modules import project_modules
+    from ...facts.setup_py import syntax_problem
+
+    for module in project_modules(ctx.setup_py, ctx.pyproject):
+        problem = syntax_problem(ctx.files.files.get(module.path), ctx.target_python)
+        if problem is None or not problem.certain:
+            continue
+        where = f"{module.path}:{problem.line}" if problem.line is not None else module.path
+        return [
+            _finding(
+                ctx,
+                "SP900",
+                f"setup.py imports `{module.site.module}`, and {where} does not compile on "
+                f"Python {problem.python} (SyntaxError: {problem.message}); every build runs "
+                f"setup.py, so it fails with every setuptools on Python {problem.python}",
+                module.site.line,
+                module.site.column,
+                set(ctx.catalogue.universe),
+                fix=f"port {module.path} to Python {problem.python[0]}, or read what setup.py "
+                "needs from it without importing it (a regular expression over its text)",
+            )
+        ]
+    return []
 
 
 register(
@@ -53,6 +82,13 @@ sapper runs on, a rejection is not certain: no finding, and the verdict is `unkn
 Python 2 grammar is not modelled (a verdict for `--python 2.7` on a file Python 3 cannot
 read is `unknown`).
 
+The project modules setup.py imports are compiled the same way (`from mypkg import
+__version__` runs `mypkg/__init__.py`, and what it imports in turn), where setup.py's
+directory is on `sys.path` (the legacy backend, or setup.py edits `sys.path`) and the import
+surely runs (module level, the branch that runs on the target, no working `except
+ImportError` guard): the finding is at the import in setup.py and names the module's
+file:line.
+
 ## Why is this bad?
 Every PEP 517 build of a setuptools project runs setup.py (`setuptools.build_meta` and
 its `__legacy__` backend `exec` its text), so a `SyntaxError` stops the build before
@@ -60,7 +96,8 @@ setuptools reads anything: the build fails with every setuptools release on that
 The usual cause is an old sdist whose setup.py is Python 2 (`print "..."`,
 `except Error, e:`, `0777`), often beside `use_2to3=True`. Since the build fails
 before any other rule's practice matters, the other setup.py rules cannot read the file:
-the verdict never says "builds" for such a tree.
+the verdict never says "builds" for such a tree. A project module that does not compile
+raises `SyntaxError` when setup.py imports it, which an `except ImportError` does not catch.
 
 ## Example
 ```python
@@ -100,6 +137,5 @@ setup(name="example", version="1.0")
             ),
         ),
         check=_check_syntax,
-        reads=frozenset({PATH}),
     )
 )
