@@ -511,7 +511,7 @@ def _download_only(
                     stats.cached += 1
                 else:
                     stats.downloaded += 1
-                    stats.bytes += len(got.data)
+                    stats.bytes += got.size
             batcher.maybe_flush()
             counter.tick()
     finally:
