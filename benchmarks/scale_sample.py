@@ -199,7 +199,22 @@ def store_bytes(paths: list[str], work: Path) -> dict[str, float]:
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
     )
     size = db.stat().st_size
-    return {"db_bytes": size, "rows": len(paths), "bytes_per_sdist": size / max(1, len(paths))}
+    return {"db_bytes": size, "rows": len(paths), **store_growth(db)}
+
+
+def store_growth(db: Path) -> dict[str, float]:
+    """Bytes per sdist of the rows, as Parquet (what the Dask engine's store holds, one
+    compressed file) and as JSON lines (uncompressed): a small DuckDB file is mostly its
+    fixed blocks, so its size over its rows says little."""
+    from sapper.scan.store import export
+
+    out: dict[str, float] = {}
+    for suffix in ("parquet", "jsonl"):
+        dest = db.with_name(f"export.{suffix}")
+        rows = export(db, dest)
+        out[f"{suffix}_bytes_per_sdist"] = dest.stat().st_size / max(1, rows)
+    out["bytes_per_sdist"] = out["parquet_bytes_per_sdist"]
+    return out
 
 
 def summary(records: list[dict[str, Any]]) -> dict[str, Any]:
