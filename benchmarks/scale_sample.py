@@ -286,7 +286,7 @@ def main() -> int:
     paths = [r["path"] for r in records if "cpu" in r]
     with tempfile.TemporaryDirectory() as work:
         store = store_bytes(paths, Path(work))
-    result = {
+    result: dict[str, Any] = {
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "index_projects": len(names),
         "sample": {"per_stratum": args.per_stratum, "tail": args.tail, "seed": args.seed},
