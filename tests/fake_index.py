@@ -51,6 +51,8 @@ class Reply:
     status: int
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
+    #: The Content-Length sent, when not the body's (a connection cut mid-body).
+    declared: int | None = None
 
 
 @dataclass
@@ -168,9 +170,12 @@ def _handler(index: FakeIndex) -> type[BaseHTTPRequestHandler]:
             self.send_response(reply.status)
             for key, value in reply.headers.items():
                 self.send_header(key, value)
-            self.send_header("Content-Length", str(len(reply.body)))
+            declared = len(reply.body) if reply.declared is None else reply.declared
+            self.send_header("Content-Length", str(declared))
             self.end_headers()
             self.wfile.write(reply.body)
+            if reply.declared is not None:
+                self.close_connection = True
 
         def log_message(self, format: str, *args: object) -> None:
             pass

@@ -362,14 +362,14 @@ def test_a_failed_task_becomes_crash_rows_and_the_scan_goes_on(
     import distributed
 
     from sapper.check import Options
-    from sapper.scan import ScanOptions, engine, scan
+    from sapper.scan import ScanOptions, _dask, scan
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for number in range(4):
         filename, data = _sdist(f"proj{number}", 0)
         (corpus / filename).write_bytes(data)
-    real = engine.fetch_and_analyse
+    real = _dask.fetch_and_analyse
 
     def crashing(job: Any, options: Any) -> Any:
         if "proj1" in (job.path or ""):
@@ -377,7 +377,7 @@ def test_a_failed_task_becomes_crash_rows_and_the_scan_goes_on(
             raise RuntimeError(msg)
         return real(job, options)
 
-    monkeypatch.setattr(engine, "fetch_and_analyse", crashing)
+    monkeypatch.setattr(_dask, "fetch_and_analyse", crashing)
     db = tmp_path / "results"
     with (
         distributed.LocalCluster(

@@ -327,13 +327,44 @@ def test_fetch_downloads_and_caches(index: Index, fake: FakeIndex, tmp_path: Pat
     digest = sha256(data)
     assert download == Download(
         file=download.file,
-        data=data,
         path=tmp_path / "cache" / "sdists" / digest[:2] / digest / "alpha-1.0.tar.gz",
         from_cache=False,
+        size=len(data),
     )
+    # streamed to the cache, not held: the bytes are read from the file when asked
+    assert download.body is None
+    assert download.path is not None
+    assert download.path.read_bytes() == download.data == data
+    assert not [p for p in files_under(tmp_path) if p.name.endswith(".part")]
+
+
+def test_download_cut_midway_is_retried_from_the_start(
+    index: Index, fake: FakeIndex, sleeps: Sleeps, tmp_path: Path
+) -> None:
+    data = fake.files["/files/alpha-1.0.tar.gz"]
+    # the first answer stops halfway through the body it announced
+    fake.scripted["/files/alpha-1.0.tar.gz"] = [
+        Reply(200, data[: len(data) // 2], declared=len(data))
+    ]
+    download = index.fetch("alpha==1.0")
+    assert len(sleeps) == 1
     assert download.path is not None
     assert download.path.read_bytes() == data
+    assert download.size == len(data)
     assert not [p for p in files_under(tmp_path) if p.name.endswith(".part")]
+
+
+def test_unwritable_cache_is_not_retried_as_a_network_error(
+    url: str, fake: FakeIndex, sleeps: Sleeps, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    index = Index(url, cache_dir=cache, sleep=sleeps)
+    file = index.resolve("alpha==1.0")
+    (cache / "sdists").write_text("not a folder")
+    with pytest.raises(FetchError, match=r"^could not write a download to the cache in "):
+        index.download(file)
+    assert sleeps == []
+    assert fake.paths_requested().count("/files/alpha-1.0.tar.gz") == 0
 
 
 def test_cache_hit_makes_no_request(index: Index, fake: FakeIndex) -> None:
@@ -381,6 +412,7 @@ def test_no_cache_writes_nothing(
     first = index.fetch("alpha==1.0")
     second = index.fetch("alpha==1.0")
     assert (first.path, first.from_cache, second.from_cache) == (None, False, False)
+    assert first.body == first.data == fake.files["/files/alpha-1.0.tar.gz"]
     assert list(tmp_path.iterdir()) == []
     # the parsed page is kept in memory only, for the life of the Index
     assert fake.paths_requested().count("/simple/alpha/") == 1

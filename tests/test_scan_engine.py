@@ -475,9 +475,9 @@ def test_a_worker_that_dies_costs_only_its_own_sdist(
 
 
 def test_the_worker_pool_is_started_ahead_and_handed_over_once() -> None:
-    from sapper.scan.engine import _WarmPool
+    from sapper.scan._pool import WarmPool
 
-    warm = _WarmPool(2)
+    warm = WarmPool(2)
     pool = warm.take()
     assert pool is not None
     try:
@@ -492,10 +492,10 @@ def test_the_worker_pool_is_started_ahead_and_handed_over_once() -> None:
 
 _WHO_STARTS_THE_WORKERS = """
 import os, sys, threading
-from sapper.scan.engine import _WarmPool
+from sapper.scan._pool import WarmPool
 if sys.argv[1] == "threaded":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
-pool = _WarmPool(2).take()
+pool = WarmPool(2).take()
 parents = {pool.submit(os.getppid).result() for _ in range(4)}
 pool.shutdown()
 print("scan" if parents == {os.getpid()} else "fork server")
@@ -519,7 +519,7 @@ def test_workers_fork_from_the_scan_only_while_it_has_one_thread(threads: str, p
 def test_a_scan_that_stops_early_shuts_the_pool_it_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    import sapper.scan.engine
+    import sapper.scan._pool
 
     started: list[Any] = []
 
@@ -532,10 +532,10 @@ def test_a_scan_that_stops_early_shuts_the_pool_it_started(
 
         return start
 
-    engine = sapper.scan.engine
-    forked = recorded(engine._forked_pool) if how == "forked" else lambda workers: None
-    monkeypatch.setattr(engine, "_forked_pool", forked)
-    monkeypatch.setattr(engine, "_process_pool", recorded(engine._process_pool))
+    pools = sapper.scan._pool
+    forked = recorded(pools.forked_pool) if how == "forked" else lambda workers: None
+    monkeypatch.setattr(pools, "forked_pool", forked)
+    monkeypatch.setattr(pools, "process_pool", recorded(pools.process_pool))
     (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
     not_a_db = tmp_path / "scan.duckdb"
     not_a_db.write_text("not a database")
@@ -549,9 +549,9 @@ def test_a_scan_that_stops_early_shuts_the_pool_it_started(
 def test_a_pool_that_cannot_start_ahead_is_started_when_needed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sapper.scan.engine
+    import sapper.scan._pool
 
-    real = sapper.scan.engine._process_pool
+    real = sapper.scan._pool.process_pool
     calls: list[int] = []
 
     def fails_first(workers: int) -> object:
@@ -560,8 +560,8 @@ def test_a_pool_that_cannot_start_ahead_is_started_when_needed(
             raise OSError("no fork server now")
         return real(workers)
 
-    monkeypatch.setattr(sapper.scan.engine, "_forked_pool", lambda workers: None)
-    monkeypatch.setattr(sapper.scan.engine, "_process_pool", fails_first)
+    monkeypatch.setattr(sapper.scan._pool, "forked_pool", lambda workers: None)
+    monkeypatch.setattr(sapper.scan._pool, "process_pool", fails_first)
     (tmp_path / "x-1.0.tar.gz").write_bytes(good_tar("x"))
     db = tmp_path / "scan.duckdb"
     summary = scan([str(tmp_path / "x-1.0.tar.gz")], options=ScanOptions(db=db, jobs=2))

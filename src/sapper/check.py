@@ -463,7 +463,9 @@ def check_target(target: str, options: Options | None = None) -> TargetResult:
         cache_dir = None if options.no_cache else (options.cache_dir or default_cache_dir())
         index = Index(options.index_url or DEFAULT_INDEX_URL, cache_dir=cache_dir)
         download = index.fetch(target)
-        files = read_sdist(download.data, label=download.file.filename)
+        # the cached file is read as a stream (never whole); without a cache, its bytes
+        archive = download.path if download.path is not None else download.data
+        files = read_sdist(archive, label=download.file.filename)
         return check_files(
             files,
             target=target,

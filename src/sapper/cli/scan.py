@@ -27,6 +27,7 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..scan.engine import Progress, ScanSummary
+    from ..scan.stages import StageReport
 
 __all__ = ["add_parser"]
 
@@ -113,7 +114,27 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="resolve and download the sdists into the cache, analyse nothing (a later scan, "
         "or Dask workers sharing the cache directory, analyse them from there); a rerun "
         "downloads only what is missing; with --cache-max-size, what would take the cache "
-        "past it is left for a later run (and nothing is evicted)",
+        "past it first evicts sdists the database holds as analysed, and is left for a later "
+        "run if that is not enough",
+    )
+    parser.add_argument(
+        "--prefetch",
+        metavar="N",
+        type=positive_int,
+        help="downloads run ahead of the analysis by at most N sdists (default: twice the "
+        "workers plus twice the connections)",
+    )
+    parser.add_argument(
+        "--prefetch-size",
+        metavar="SIZE",
+        help="... and at most SIZE bytes waiting in the cache to be analysed (500M, 2G)",
+    )
+    parser.add_argument(
+        "--stage-report",
+        metavar="FILE",
+        type=Path,
+        help="write what each stage (download, analysis, store) did and what bound the run "
+        "to FILE as JSON (the same is shown on stderr at the end)",
     )
     parser.add_argument(
         "--no-early-stop",
@@ -148,6 +169,15 @@ def _run(args: argparse.Namespace) -> int:
         return run_migrate(args)
     validate_rule_selection(args)
     cap = cache_cap(args)
+    prefetch_bytes = None
+    if args.prefetch_size:
+        from ..config import parse_size
+
+        try:
+            prefetch_bytes = parse_size(args.prefetch_size)
+        except UsageError as exc:
+            msg = f"--prefetch-size: {exc}"
+            raise UsageError(msg) from exc
     db = args.db or (_DEFAULT_DASK_DB if args.engine == "dask" else DEFAULT_STORE)
     if not args.sources and args.top is None:
         if args.export is None:
@@ -167,6 +197,8 @@ def _run(args: argparse.Namespace) -> int:
         dask_batch=args.dask_batch,
         download_only=args.download_only,
         download_cap=cap if args.download_only else None,
+        prefetch=args.prefetch or 0,
+        prefetch_bytes=prefetch_bytes,
         versions=parse_versions(args.versions),
         index_url=args.index_url,
         cache_dir=args.cache_dir,
@@ -200,6 +232,13 @@ def _run(args: argparse.Namespace) -> int:
             bar.clear()
     final = _download_line(summary) if args.download_only else _final_line(summary)
     sys.stderr.write(final + "\n")
+    if summary.stages is not None:
+        sys.stderr.write("".join(line + "\n" for line in format_stages(summary.stages)))
+        if args.stage_report is not None:
+            import json
+
+            text = json.dumps(summary.stages.as_dict(), indent=1) + "\n"
+            args.stage_report.write_text(text, encoding="utf-8")
     if not args.download_only:  # there the cap bounds the downloads, and evicts nothing
         apply_cache_cap(args, cap)
     if args.export is not None:
@@ -269,6 +308,22 @@ def _final_line(s: ScanSummary) -> str:
     return f"{line}; results in {s.db}"
 
 
+def format_stages(report: StageReport) -> list[str]:
+    """One line a stage, then what bound the run (docs/scan.md, "Stages")."""
+    from ._light import format_size
+
+    lines = []
+    for stage in report.stages:
+        lines.append(
+            f"  {stage.name:<9} {stage.items:>6} items {format_size(stage.bytes):>9}  "
+            f"wall {stage.wall:7.1f} s  busy {stage.busy:7.1f} s over {stage.slots} "
+            f"({stage.resource}, {stage.occupancy(report.wall):4.0%} occupied)"
+        )
+    bound = report.bound
+    said = f"bound by the {bound}" if bound else "bound by no stage (start-up, latency)"
+    return [f"stages over {report.wall:.1f} s, {said}:", *lines]
+
+
 def _download_line(s: ScanSummary) -> str:
     """The final line of ``--download-only``."""
     from ._light import format_size
@@ -278,6 +333,8 @@ def _download_line(s: ScanSummary) -> str:
         f"downloaded {s.downloaded} sdists, {format_size(s.downloaded_bytes)} in "
         f"{s.seconds:.1f} s ({format_size(int(rate))}/s); {s.cached} already in the cache"
     )
+    if s.evicted:
+        line += f"; {s.evicted} analysed sdists evicted ({format_size(s.evicted_bytes)})"
     if s.deferred:
         line += f"; {s.deferred} left for a later run by the cache size cap"
     if s.failed:

@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 
         def read(self, amt: int, /) -> bytes: ...
 
+    class Sink(Protocol):
+        """Where :meth:`Http.get` streams a body instead of keeping it (``sink=``)."""
+
+        def reset(self) -> None:
+            """Forget what was written (a retry starts the body again)."""
+
+        def write(self, chunk: bytes, /) -> object: ...
+
 
 __all__ = ["Http", "Response", "describe", "redact", "split_credentials"]
 
@@ -71,12 +79,15 @@ class Http:
         not_found: str,
         conditional: Mapping[str, str] | None = None,
         compressed: bool = False,
+        sink: Sink | None = None,
     ) -> Response:
         """GET ``url`` with retries.
 
         ``conditional`` holds ``If-None-Match``/``If-Modified-Since`` headers; a 304 answer
         is then returned with an empty body. ``compressed`` accepts a gzip-encoded answer
-        (project pages shrink about tenfold), inflated here within ``max_size``.
+        (project pages shrink about tenfold), inflated here within ``max_size``. With a
+        ``sink``, the body is written to it a chunk at a time (reset before each attempt),
+        never held whole, and the answer's ``body`` is empty.
 
         :raises FetchError: 404 (with the ``not_found`` message), other HTTP errors, network
             errors once the retries are spent, or a body larger than ``max_size``.
@@ -99,7 +110,9 @@ class Http:
             last = attempt == attempts - 1
             try:
                 with opener.open(request, timeout=self.timeout) as response:
-                    body = read_limited(response, what=what, limit=self.max_size)
+                    if sink is not None:
+                        sink.reset()
+                    body = read_limited(response, what=what, limit=self.max_size, sink=sink)
                     encoding = (response.headers.get("Content-Encoding") or "").strip().lower()
                     if compressed and encoding == "gzip":
                         body = _gunzip(body, what=what, url=shown, limit=self.max_size)
@@ -163,7 +176,9 @@ def _caching_headers(headers: Message | None) -> dict[str, str]:
     return out
 
 
-def read_limited(response: _Readable, *, what: str, limit: int) -> bytes:
+def read_limited(response: _Readable, *, what: str, limit: int, sink: Sink | None = None) -> bytes:
+    """The body of ``response``, never past ``limit`` bytes; with ``sink``, written to it
+    a chunk at a time, and the bytes returned are empty."""
     declared = response.headers.get("Content-Length")
     if declared is not None and declared.strip().isdigit() and int(declared) > limit:
         raise FetchError(_too_big(what, limit))
@@ -173,7 +188,15 @@ def read_limited(response: _Readable, *, what: str, limit: int) -> bytes:
         total += len(chunk)
         if total > limit:
             raise FetchError(_too_big(what, limit))
-        chunks.append(chunk)
+        if sink is not None:
+            sink.write(chunk)
+        else:
+            chunks.append(chunk)
+    if declared is not None and declared.strip().isdigit() and total < int(declared):
+        # the connection was cut mid-body (http.client returns what came): retried by get()
+        import http.client
+
+        raise http.client.IncompleteRead(b"", int(declared) - total)
     return b"".join(chunks)
 
 

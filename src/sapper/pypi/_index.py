@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -309,13 +311,14 @@ class Index:
     # -- download ------------------------------------------------------------------------
 
     def download(self, file: SdistFile | ReleaseFile) -> Download:
-        """Return the bytes of ``file``, from the cache or the network, sha256-verified.
+        """Download ``file``, or find it in the cache, sha256-verified.
 
         Any file of a listing can be downloaded (a :class:`ReleaseFile` wheel too); the
-        :class:`Download` names it as an :class:`SdistFile`-shaped record.
+        :class:`Download` names it as an :class:`SdistFile`-shaped record. With a cache, the
+        file is streamed into a temporary file next to its place while it is hashed, and
+        renamed into place once the hash matches: it is never held whole in memory (a
+        cached copy is hashed as a stream too). Without a cache, its bytes are kept.
         """
-        import hashlib
-
         folder = "sdists"
         if isinstance(file, ReleaseFile):
             folder = "sdists" if file.kind == "sdist" else f"{file.kind}s"
@@ -328,18 +331,29 @@ class Index:
             )
             raise FetchError(msg)
         filename = safe_filename(file.filename)
-        path = None
-        if self.cache_dir is not None:
-            path = self.cache_dir / folder / sha256[:2] / sha256 / filename
-            try:
-                cached = path.read_bytes()
-            except OSError:
-                pass
-            else:
-                if hashlib.sha256(cached).hexdigest() == sha256:
-                    return Download(file=file, data=cached, path=path, from_cache=True)
-                # A damaged cache entry: fetch it again and overwrite it.
-        data = self._http.get(
+        if self.cache_dir is None:
+            data = self._get_file(file, filename, sink=None)
+            _verify(filename, sha256, hashlib.sha256(data).hexdigest())
+            return Download(file=file, path=None, from_cache=False, size=len(data), body=data)
+        path = self.cache_dir / folder / sha256[:2] / sha256 / filename
+        with contextlib.suppress(OSError):
+            size, digest = _hash_file(path)
+            if digest == sha256:
+                return Download(file=file, path=path, from_cache=True, size=size)
+            # A damaged cache entry: fetch it again and overwrite it.
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            sink = _HashingFile(path.parent)
+        except OSError as exc:
+            raise FetchError(_unwritable(path.parent, exc)) from exc
+        with sink:
+            self._get_file(file, filename, sink=sink)
+            _verify(filename, sha256, sink.digest.hexdigest())
+            sink.keep(path)
+        return Download(file=file, path=path, from_cache=False, size=sink.size)
+
+    def _get_file(self, file: SdistFile, filename: str, *, sink: _HashingFile | None) -> bytes:
+        return self._http.get(
             file.url,
             accept="*/*",
             what=filename,
@@ -347,18 +361,85 @@ class Index:
                 f"{filename}: the index lists it but {redact(file.url)} answers 404; "
                 "the file may have been removed, try again later or pick another version"
             ),
+            sink=sink,
         ).body
-        actual = hashlib.sha256(data).hexdigest()
-        if actual != sha256:
-            msg = (
-                f"{filename}: sha256 mismatch (index says {sha256}, downloaded {actual}); "
-                "the download was discarded"
-            )
-            raise FetchError(msg)
-        if path is not None:
-            write_atomic(path, data, cache_dir=self.cache_dir)
-        return Download(file=file, data=data, path=path, from_cache=False)
 
     def fetch(self, requirement: str) -> Download:
         """Resolve ``requirement`` and download the chosen sdist."""
         return self.download(self.resolve(requirement))
+
+
+def _verify(filename: str, expected: str, actual: str) -> None:
+    if actual != expected:
+        msg = (
+            f"{filename}: sha256 mismatch (index says {expected}, downloaded {actual}); "
+            "the download was discarded"
+        )
+        raise FetchError(msg)
+
+
+_CHUNK = 1024 * 1024
+
+
+def _hash_file(path: Path) -> tuple[int, str]:
+    """The size and sha256 of the file at ``path``, read a chunk at a time."""
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            digest.update(chunk)
+    return size, digest.hexdigest()
+
+
+def _unwritable(folder: Path, exc: OSError) -> str:
+    return (
+        f"could not write a download to the cache in {folder}: {exc.strerror or exc}; set "
+        "SAPPER_CACHE_DIR to a writable directory with room, or disable the cache (--no-cache)"
+    )
+
+
+class _HashingFile:
+    """A temporary file in the cache that hashes what is written to it; :meth:`keep`
+    renames it into place, and leaving the ``with`` block removes it otherwise."""
+
+    def __init__(self, folder: Path) -> None:
+        import tempfile
+
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".", suffix=".part")
+        self.tmp = Path(name)
+        self.stream = os.fdopen(fd, "wb")
+        self.digest = hashlib.sha256()
+        self.size = 0
+        self.kept = False
+
+    def reset(self) -> None:
+        self.stream.seek(0)
+        self.stream.truncate()
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def write(self, chunk: bytes) -> None:
+        try:
+            self.stream.write(chunk)
+        except OSError as exc:  # a full disk: not a network error to retry
+            raise FetchError(_unwritable(self.tmp.parent, exc)) from exc
+        self.digest.update(chunk)
+        self.size += len(chunk)
+
+    def keep(self, path: Path) -> None:
+        try:
+            self.stream.close()
+            self.tmp.chmod(0o644)  # mkstemp makes it 0600; the cache may be shared
+            self.tmp.replace(path)
+        except OSError as exc:
+            raise FetchError(_unwritable(path.parent, exc)) from exc
+        self.kept = True
+
+    def __enter__(self) -> _HashingFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stream.close()
+        if not self.kept:
+            self.tmp.unlink(missing_ok=True)

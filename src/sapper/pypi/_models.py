@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -84,13 +84,29 @@ class ReleaseFile:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Download:
-    """A downloaded file whose bytes match the sha256 the index published."""
+    """A downloaded file whose bytes match the sha256 the index published.
+
+    With a cache, the file was streamed to disk while hashed and is not held in memory:
+    :attr:`data` reads it from :attr:`path` when asked (a caller that can read a stream
+    should open the path instead). Without a cache, the bytes are held in :attr:`body`.
+    """
 
     file: SdistFile
-    data: bytes
     #: Where the archive sits in the cache (``None`` when the index has no cache).
     path: Path | None
     from_cache: bool
+    #: Its size in bytes.
+    size: int
+    #: Its bytes, when there is no cache (``path`` is None); None otherwise.
+    body: bytes | None = field(default=None, repr=False)
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes (read from the cache, whole, when it is there)."""
+        if self.body is not None:
+            return self.body
+        assert self.path is not None
+        return self.path.read_bytes()
 
 
 class ProjectListing:

@@ -6,7 +6,12 @@ Two engines share everything but the loop that hands work out:
   connection limit), analysis in a pool of ``jobs`` processes (in the calling process when
   ``jobs`` is 1); this process is the store's only writer.
 * ``dask``: batches of jobs go to a Dask cluster, whose workers download and analyse; the
-  rows come back and are written here, one Parquet partition (or one transaction) per batch.
+  rows come back and are written here, one Parquet partition (or one transaction) per batch
+  (:mod:`sapper.scan._dask`).
+
+Downloads are a stage of their own: they run ahead of the analysis by at most ``prefetch``
+sdists (and ``prefetch_bytes``), or alone with ``download_only``
+(:mod:`sapper.scan.download`). Each stage is timed (:mod:`sapper.scan.stages`).
 """
 
 from __future__ import annotations
@@ -14,10 +19,9 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import os
-import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,22 +30,17 @@ from .._defaults import DEFAULT_STORE
 from .._exceptions import SapperError, ScanInterrupted, TargetError, UsageError
 from ..check import Options
 from ..model import ErrorRecord
+from . import _pool
+from ._dask import SchedulerLost, run_dask
 from ._threads import DaemonPool
-from .analyse import (
-    AnalyseOptions,
-    analyse,
-    downloaded,
-    failed_row,
-    fetch_and_analyse,
-    fetch_or_row,
-    read_local,
-    sdist_file,
-)
+from .analyse import AnalyseOptions, analyse, failed_row, fetch_or_row, read_local, sdist_file
 from .corpus import Item, Job, VersionPolicy, expand, resolve, top_list
+from .download import Downloads, download_only
+from .stages import StageClock, StageReport
 from .store import SCHEMA_VERSION, Row, Store, open_store, utcnow
 
 if TYPE_CHECKING:
-    from ..pypi import Download, Index
+    from ..pypi import Index
 
 __all__ = ["Progress", "ScanOptions", "ScanSummary", "scan"]
 
@@ -80,8 +79,15 @@ class ScanOptions:
     #: Dask workers sharing the cache directory, analyse them from there).
     download_only: bool = False
     #: With ``download_only``: bytes the cache may hold (``--cache-max-size``); the sdists
-    #: that would take it past this are left for a later run (None: no cap).
+    #: that would take it past this first evict sdists the store holds as analysed, and are
+    #: left for a later run if that is not enough (None: no cap).
     download_cap: int | None = None
+    #: The process engine's downloads run ahead of the analysis by at most this many sdists
+    #: (0: twice the workers plus twice the connections) ...
+    prefetch: int = 0
+    #: ... and this many bytes (by the sizes the index lists; None: no cap). The files wait
+    #: in the cache, so this bounds the disk that downloads not yet analysed take.
+    prefetch_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,6 +137,11 @@ class ScanSummary:
     deferred: int = 0
     #: Of ``unknown``: built by another backend than setuptools (sapper models setuptools).
     other_backend: int = 0
+    #: ``download_only`` with ``download_cap``: analysed sdists evicted from the cache.
+    evicted: int = 0
+    evicted_bytes: int = 0
+    #: What each stage did, and what bound the run.
+    stages: StageReport | None = None
 
 
 class _Counter:
@@ -201,8 +212,11 @@ class _Batcher:
     time, in order. :meth:`finish` writes what is left and waits for it.
     """
 
-    def __init__(self, store: Store, size: int, seconds: float, counter: _Counter) -> None:
+    def __init__(
+        self, store: Store, size: int, seconds: float, counter: _Counter, clock: StageClock
+    ) -> None:
         self.store = store
+        self.clock = clock
         self.size = max(1, size)
         self.seconds = seconds
         self.rows: list[Row] = []
@@ -231,10 +245,15 @@ class _Batcher:
             self.wait()
             if self._writer is None:
                 self._writer = DaemonPool(1, name="sapper-store")
-            self._pending = self._writer.submit(self.store.write, self.rows)
+            self._pending = self._writer.submit(self._write, self.rows)
         self.rows = []
         self.keys = set()
         self.since = time.monotonic()
+
+    def _write(self, rows: list[Row]) -> None:
+        start = time.monotonic()
+        self.store.write(rows)
+        self.clock.add(busy=time.monotonic() - start)
 
     def wait(self) -> None:
         """Wait for the batch being written; raise what writing it raised."""
@@ -288,7 +307,7 @@ def scan(
     workers = _workers(options)
     # the worker processes start now (forked from this process, or from the fork server by
     # a thread), so that they are ready once the store is open and the corpus resolved
-    warm = _WarmPool(workers) if options.engine == "process" and workers > 1 else None
+    warm = _pool.WarmPool(workers) if options.engine == "process" and workers > 1 else None
     index = Index(
         options.index_url or DEFAULT_INDEX_URL,
         cache_dir=options.cache_dir or default_cache_dir(),
@@ -316,7 +335,9 @@ def scan(
         requirements = sum(1 for item in items if item.kind == "requirement")
         counter = _Counter("resolve", requirements, on_progress)
         counter.tick(force=True)
-        batcher = _Batcher(store, options.batch_size, options.batch_seconds, counter)
+        clocks = _Clocks(options, workers)
+        store_start = _store_bytes(store.path)
+        batcher = _Batcher(store, options.batch_size, options.batch_seconds, counter, clocks.store)
         try:
             jobs = _resolve_all(
                 items, index=index, options=options, done=done, batcher=batcher, counter=counter
@@ -333,10 +354,10 @@ def scan(
             index_url=options.index_url,
             cache_dir=options.cache_dir if options.engine == "dask" else index.cache_dir,
         )
-        downloads = _Downloads()
+        downloads = Downloads()
         try:
             if options.download_only:
-                _download_only(
+                download_only(
                     jobs,
                     index=index,
                     options=options,
@@ -344,9 +365,10 @@ def scan(
                     batcher=batcher,
                     counter=counter,
                     stats=downloads,
+                    clock=clocks.download,
                 )
             elif options.engine == "dask":
-                _run_dask(
+                run_dask(
                     jobs,
                     done=done,
                     analyse_options=analyse_options,
@@ -354,6 +376,7 @@ def scan(
                     batcher=batcher,
                     counter=counter,
                     client=client,
+                    clock=clocks.analysis,
                 )
             else:
                 _run_local(
@@ -364,12 +387,13 @@ def scan(
                     options=options,
                     batcher=batcher,
                     counter=counter,
+                    clocks=clocks,
                     warm=warm,
                 )
         except KeyboardInterrupt:
             batcher.finish()
             raise _interrupted(store, counter) from None
-        except _SchedulerLost as exc:
+        except SchedulerLost as exc:
             batcher.finish()
             lost = _interrupted(store, counter)
             held = f"{lost.stored} sdists" if lost.stored is not None else "the results are"
@@ -383,6 +407,9 @@ def scan(
         finally:
             batcher.finish()
             counter.tick(force=True)
+        scan_wall = time.monotonic() - counter.start
+    # once the store is closed (DuckDB writes its log into the file then)
+    clocks.store.bytes = max(0, _store_bytes(store.path) - store_start)
     return ScanSummary(
         db=options.db,
         total=counter.total,
@@ -399,6 +426,9 @@ def scan(
         downloaded_bytes=downloads.bytes,
         cached=downloads.cached,
         deferred=downloads.deferred,
+        evicted=downloads.evicted,
+        evicted_bytes=downloads.evicted_bytes,
+        stages=clocks.report(scan_wall, download_only=options.download_only),
     )
 
 
@@ -457,87 +487,38 @@ def _resolve_all(
     return jobs
 
 
-@dataclass(slots=True)
-class _Downloads:
-    downloaded: int = 0
-    bytes: int = 0
-    cached: int = 0
-    deferred: int = 0
+class _Clocks:
+    """The clock of each stage of one scan."""
+
+    def __init__(self, options: ScanOptions, workers: int) -> None:
+        self.download = StageClock("download", "network", options.connections)
+        self.analysis = StageClock("analysis", "cpu", workers)
+        self.store = StageClock("store", "disk", 1)
+
+    def report(self, wall: float, *, download_only: bool) -> StageReport:
+        clocks = [self.download] if download_only else [self.download, self.analysis]
+        return StageReport(wall=wall, stages=tuple(c.stage() for c in [*clocks, self.store]))
 
 
-def _download_only(
-    jobs: list[Job],
-    *,
-    index: Index,
-    options: ScanOptions,
-    done: set[str],
-    batcher: _Batcher,
-    counter: _Counter,
-    stats: _Downloads,
-) -> None:
-    """Download the sdists of ``jobs`` into the cache (``--download-only``); a failed
-    download becomes a row, as in a scan. With ``download_cap``, an sdist that would take the
-    cache past it is left for a later run, by the size the index lists (an sdist already in
-    the cache needs no room)."""
-    room: int | None = None
-    if options.download_cap is not None and index.cache_dir is not None:
-        from ..cache import info
+def _analysed(clock: StageClock, row: Row, started: float) -> None:
+    """Count ``row``'s analysis (timed in the worker) in the analysis stage."""
+    seconds = row.sdist.get("seconds")
+    size = row.sdist.get("size")
+    clock.add(
+        busy=float(seconds) if isinstance(seconds, int | float) else 0.0,
+        nbytes=size if isinstance(size, int) else 0,
+        started=started,
+    )
 
-        room = options.download_cap - info(index.cache_dir).bytes  # as the cap counts
-    queue = deque(job for job in jobs if job.path is None)  # a local file: nothing to do
-    pool = DaemonPool(options.connections, name="sapper-download")
-    # future -> (job, whether it holds room under the cap)
-    running: dict[cf.Future[Download | Row], tuple[Job, bool]] = {}
 
-    def get(job: Job) -> Download | Row:
-        try:
-            return index.download(sdist_file(job))
-        except (TargetError, OSError) as exc:
-            kind = exc.kind if isinstance(exc, TargetError) else "fetch"
-            return failed_row(job, ErrorRecord(type=kind, message=str(exc)))
-
+def _store_bytes(path: Path) -> int:
+    """The bytes the store takes on disk (a file, or a directory of partitions)."""
     try:
-        while queue or running:
-            while queue and len(running) < options.connections:
-                job = queue.popleft()
-                if job.sha256 and job.sha256 in done:
-                    counter.skipped += 1
-                    continue
-                reserved = room is not None and not _in_cache(index, job)
-                if room is not None and reserved:
-                    if (job.size or 0) > room:
-                        stats.deferred += 1
-                        continue
-                    room -= job.size or 0
-                running[pool.submit(get, job)] = (job, reserved)
-            if not running:
-                continue
-            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-            for future in finished:
-                job, reserved = running.pop(future)
-                got = future.result()
-                if room is not None and reserved and (isinstance(got, Row) or got.from_cache):
-                    room += job.size or 0  # nothing written (or counted already)
-                if isinstance(got, Row):
-                    batcher.add(got)
-                elif got.from_cache:
-                    stats.cached += 1
-                else:
-                    stats.downloaded += 1
-                    stats.bytes += len(got.data)
-            batcher.maybe_flush()
-            counter.tick()
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _in_cache(index: Index, job: Job) -> bool:
-    """Whether the cache holds ``job``'s sdist (under ``sdists/<sha[:2]>/<sha>/``, where
-    :meth:`Index.download` keeps it)."""
-    if index.cache_dir is None or not job.sha256:
-        return False
-    folder = index.cache_dir / "sdists" / job.sha256[:2] / job.sha256
-    return folder.is_dir() and any(folder.iterdir())
+        if path.is_dir():
+            return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        return path.stat().st_size if path.exists() else 0
+    except OSError:
+        return 0
 
 
 def _workers(options: ScanOptions) -> int:
@@ -545,29 +526,20 @@ def _workers(options: ScanOptions) -> int:
     return options.jobs or os.cpu_count() or 1
 
 
-class _Inline:
-    """An executor that runs each task when it is submitted (``-j 1``)."""
-
-    def submit(self, fn: Callable[..., Row], /, *args: Any) -> cf.Future[Row]:
-        future: cf.Future[Row] = cf.Future()
-        try:
-            future.set_result(fn(*args))
-        except BaseException as exc:  # pragma: no cover - analyse() does not raise
-            future.set_exception(exc)
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        pass
-
-
-def _fetch(job: Job, index: Index, done: set[str]) -> tuple[Job, bytes | Path] | Row | None:
+def _fetch(
+    job: Job, index: Index, done: set[str], clock: StageClock
+) -> tuple[Job, bytes | Path] | Row | None:
     """Runs in a download thread: the archive of ``job`` (its file, or its bytes when there
-    is no cache), its failure row, or None if done."""
+    is no cache), its failure row, or None if done. A download from the index is timed."""
 
     def get(job: Job) -> tuple[Job, bytes | Path]:
         if job.path is not None:
             return read_local(job)
-        return job, downloaded(index, job)
+        start = time.monotonic()
+        download = index.download(sdist_file(job))
+        if not download.from_cache:
+            clock.add(busy=time.monotonic() - start, nbytes=download.size)
+        return job, download.path if download.path is not None else download.data
 
     got = fetch_or_row(job, get)
     if isinstance(got, Row) or got[0].path is None:
@@ -584,25 +556,32 @@ def _run_local(
     options: ScanOptions,
     batcher: _Batcher,
     counter: _Counter,
-    warm: _WarmPool | None = None,
+    clocks: _Clocks,
+    warm: _pool.WarmPool | None = None,
 ) -> None:
     workers = _workers(options)
     queue = deque(jobs)
     # (job, archive); the archive is None when the worker reads the local file itself
     ready: deque[tuple[Job, bytes | Path | None]] = deque()
-    fetching: set[cf.Future[tuple[Job, bytes | Path] | Row | None]] = set()
+    # download future -> its job
+    fetching: dict[cf.Future[tuple[Job, bytes | Path] | Row | None], Job] = {}
     # sdists in flight when a worker died: each is tried again alone, to find the culprit
     suspects: deque[tuple[Job, bytes | Path | None]] = deque()
     # future -> (job, archive, attempt, the pool it runs in)
     analysing: dict[cf.Future[Row], tuple[Job, bytes | Path | None, int, object]] = {}
+    started_at: dict[cf.Future[Row], float] = {}
+
     io_limit = max(1, options.connections) * 2
     cpu_limit = workers * 2
-    pool: cf.ProcessPoolExecutor | _Inline
+    # downloads run ahead of the analysis by at most `prefetch` sdists and `prefetch_bytes`
+    prefetch = options.prefetch or cpu_limit + io_limit
+    ahead_bytes = 0
+    pool: cf.ProcessPoolExecutor | _pool.Inline
     if workers == 1:
-        pool = _Inline()
+        pool = _pool.Inline()
     else:
         started = warm.take() if warm is not None else None
-        pool = started if started is not None else _process_pool(workers)
+        pool = started if started is not None else _pool.process_pool(workers)
     io_pool = DaemonPool(options.connections, name="sapper-download")
     # worker processes hash local files themselves, unless the store holds earlier results:
     # then this process hashes each file first (streaming), so as not to send the ones
@@ -614,35 +593,49 @@ def _run_local(
         nonlocal pool
         if broken is pool and isinstance(pool, cf.ProcessPoolExecutor):
             pool.shutdown(wait=False, cancel_futures=True)
-            pool = _process_pool(workers)
+            pool = _pool.process_pool(workers)
+
+    def room() -> bool:
+        """Whether one more download may start (one always may when none is ahead)."""
+        ahead = len(fetching) + len(ready)
+        if ahead == 0:
+            return True
+        under = options.prefetch_bytes is None or ahead_bytes < options.prefetch_bytes
+        return ahead < prefetch and under
 
     def submit(job: Job, data: bytes | Path | None, attempt: int) -> None:
+        nonlocal ahead_bytes
+        if attempt == 0:
+            ahead_bytes -= job.size or 0
         for _ in range(2):
             current = pool
             try:
                 if data is None:
-                    future = current.submit(_read_and_analyse, analyse, job, analyse_options)
+                    future = current.submit(_pool.read_and_analyse, analyse, job, analyse_options)
                 else:
                     future = current.submit(analyse, job, data, analyse_options)
             except cf.process.BrokenProcessPool:
                 renew(current)
                 continue
             analysing[future] = (job, data, attempt, current)
+            started_at[future] = time.monotonic()
             return
         message = f"{job.filename or job.target}: no worker process could be started for it"
         batcher.add(failed_row(job, ErrorRecord(type="crash", message=message)))
 
     try:
         while queue or ready or fetching or analysing or suspects:
-            while queue and len(fetching) < io_limit and len(ready) < cpu_limit:
+            while queue and len(fetching) < io_limit and room():
                 job = queue.popleft()
                 if job.sha256 and job.sha256 in done:
                     counter.skipped += 1
                     continue
+                ahead_bytes += job.size or 0
                 if direct and job.path is not None:
                     ready.append((job, None))
-                    continue
-                fetching.add(io_pool.submit(_fetch, job, index, done))
+                else:
+                    fetching[io_pool.submit(_fetch, job, index, done, clocks.download)] = job
+                clocks.download.ahead(len(fetching) + len(ready))
             if suspects:
                 if not analysing:
                     submit(*suspects.popleft(), 1)
@@ -657,8 +650,10 @@ def _run_local(
             )
             for future in finished:
                 if future in fetching:
-                    fetching.discard(future)
+                    fetched = fetching.pop(future)
                     got = future.result()
+                    if got is None or isinstance(got, Row):  # nothing to analyse
+                        ahead_bytes -= fetched.size or 0
                     if got is None:
                         counter.skipped += 1
                     elif isinstance(got, Row):
@@ -667,8 +662,11 @@ def _run_local(
                         ready.append(got)
                     continue
                 job, data, attempt, owner = analysing.pop(future)
+                begun = started_at.pop(future)
                 try:
-                    batcher.add(future.result())
+                    row = future.result()
+                    batcher.add(row)
+                    _analysed(clocks.analysis, row, begun)
                 except (cf.process.BrokenProcessPool, cf.CancelledError):
                     # a worker died (out of memory, a crash), which breaks the whole pool:
                     # start a new one (once), and try each sdist that was in flight again
@@ -691,236 +689,3 @@ def _run_local(
         raise
     io_pool.shutdown(wait=True, cancel_futures=True)
     pool.shutdown(wait=True, cancel_futures=True)
-
-
-class _WarmPool:
-    """A process pool whose workers are started now, while the caller goes on.
-
-    On Linux, while this process has a single thread (at the start of a scan: before the
-    store, the downloads or the writer start any), the workers are forked from it at once,
-    with the rule modules, the catalogue and the top list loaded here first: they are
-    ready to analyse while this process still opens the store. Otherwise a thread starts a
-    pool whose workers fork from a fork server (which imports all that first), submitting
-    one empty task a worker so that they all start now rather than at the first real task.
-    """
-
-    def __init__(self, workers: int) -> None:
-        self._pool: cf.ProcessPoolExecutor | None = _forked_pool(workers)
-        self._thread: threading.Thread | None = None
-        if self._pool is None:
-            self._thread = threading.Thread(
-                target=self._start, args=(workers,), name="sapper-warm", daemon=True
-            )
-            self._thread.start()
-
-    def _start(self, workers: int) -> None:
-        with contextlib.suppress(Exception):  # the first real task starts them otherwise
-            pool = _process_pool(workers)
-            self._pool = pool
-            cf.wait([pool.submit(os.getpid) for _ in range(workers)])
-
-    def _join(self) -> None:
-        if self._thread is not None:
-            self._thread.join()
-
-    def take(self) -> cf.ProcessPoolExecutor | None:
-        """The pool, once its workers are started (None if it could not be started)."""
-        self._join()
-        pool, self._pool = self._pool, None
-        return pool
-
-    def discard(self) -> None:
-        """Shut the pool down if :meth:`take` was never called (the scan ended first)."""
-        self._join()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
-
-def _forked_pool(workers: int) -> cf.ProcessPoolExecutor | None:
-    """A pool of ``workers`` processes forked from this one now, or None where forking is
-    not safe: not Linux (macOS frameworks break in a forked child), or another thread is
-    running (it may hold a lock the children would inherit held)."""
-    import multiprocessing
-    import sys
-
-    if sys.platform != "linux" or threading.active_count() != 1:
-        return None
-    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
-        return None
-    from . import _warm  # noqa: F401  # loaded once, here, for every worker
-
-    pool = cf.ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=_worker_init,
-        initargs=(os.getpid(),),
-    )
-    try:
-        # with fork, the first task launches every worker, from this thread, before the
-        # pool starts its own management thread
-        pool.submit(os.getpid)
-    except Exception:  # no fork now (out of processes): the fork server later
-        pool.shutdown(wait=False, cancel_futures=True)
-        return None
-    return pool
-
-
-def _read_and_analyse(
-    analyse_fn: Callable[[Job, bytes | Path, AnalyseOptions], Row],
-    job: Job,
-    options: AnalyseOptions,
-) -> Row:
-    """Runs in a worker process: read (and hash) the local file of ``job``, then analyse it
-    with ``analyse_fn``; a file that cannot be read gives its failure row, as in
-    :func:`_fetch`."""
-    got = fetch_or_row(job, read_local)
-    return got if isinstance(got, Row) else analyse_fn(*got, options)
-
-
-def _process_pool(workers: int) -> cf.ProcessPoolExecutor:
-    import multiprocessing
-
-    # not fork: by now the download and writer threads may hold locks (the first pool of a
-    # scan is forked while it has one thread: _forked_pool); the fork server imports the
-    # analysis and rule modules and reads the catalogue once, and each worker forks from it
-    # with them loaded
-    context: multiprocessing.context.BaseContext
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        server = multiprocessing.get_context("forkserver")
-        server.set_forkserver_preload(["sapper.scan._warm"])
-        context = server
-    else:  # pragma: no cover - Windows
-        context = multiprocessing.get_context("spawn")
-    return cf.ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=_worker_init,
-        initargs=(os.getpid(),),
-    )
-
-
-def _worker_init(parent: int) -> None:
-    """In each worker: leave Ctrl-C to the parent, and die with it.
-
-    A worker's parent process is the fork server (or the scan itself, when forked from it);
-    if the scan is killed (``kill -9``), nothing tells its workers. A thread waits on the
-    scan's process (a pidfd where Linux has them, else a poll once a second) and ends the
-    worker when it is gone, so no worker outlives the scan.
-    """
-    import signal
-    import threading
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-
-
-def _exit_with(pid: int) -> None:
-    import select
-
-    try:
-        fd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        while _alive(pid):
-            time.sleep(1.0)
-    else:
-        select.select([fd], [], [])
-    os._exit(1)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _batches(jobs: Iterable[Job], size: int) -> Iterator[list[Job]]:
-    batch: list[Job] = []
-    for job in jobs:
-        batch.append(job)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
-def _dask_task(jobs: list[Job], options: AnalyseOptions) -> list[Row]:
-    """One Dask task: fetch and analyse a batch of jobs on a worker."""
-    return [fetch_and_analyse(job, options) for job in jobs]
-
-
-class _SchedulerLost(Exception):  # a signal for scan(), which words it
-    """The Dask scheduler was lost mid-scan."""
-
-
-def _task_failed(job: Job, batch: list[Job], exc: Exception) -> Row:
-    """The row of ``job`` when the Dask task of its ``batch`` failed as a whole."""
-    name = type(exc).__name__
-    label = job.filename or (Path(job.path).name if job.path else job.target)
-    message = (
-        f"{label}: the Dask task analysing it, with {len(batch) - 1} other "
-        f"sdists, failed ({name}: {str(exc).splitlines()[0] if str(exc) else name}); run "
-        "again with --retry-failed (and a smaller --dask-batch to find the culprit)"
-    )
-    return failed_row(job, ErrorRecord(type="crash", message=message))
-
-
-def _run_dask(
-    jobs: list[Job],
-    *,
-    done: set[str],
-    analyse_options: AnalyseOptions,
-    options: ScanOptions,
-    batcher: _Batcher,
-    counter: _Counter,
-    client: Any,
-) -> None:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as exc:
-        msg = "--engine dask needs Dask: pip install 'sapper[dask]'"
-        raise UsageError(msg) from exc
-    todo: list[Job] = []
-    for job in jobs:
-        hashed = job
-        if job.path is not None:  # hashed here, so that done files are not sent
-            with contextlib.suppress(OSError):
-                hashed, _ = read_local(job)
-        if hashed.sha256 and hashed.sha256 in done:
-            counter.skipped += 1
-        else:
-            todo.append(hashed)
-    own = client is None
-    if own:
-        try:
-            client = Client(options.scheduler, timeout="30s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError) as exc:
-            msg = f"--scheduler {options.scheduler}: cannot reach the Dask scheduler ({exc})"
-            raise SapperError(msg) from exc  # could not analyse (3)
-    try:
-        futures = {
-            client.submit(_dask_task, batch, analyse_options, pure=False): batch
-            for batch in _batches(todo, max(1, options.dask_batch))
-        }
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            try:
-                rows: list[Row] = future.result()
-            except cf.CancelledError as exc:  # the scheduler is gone: so are all the tasks
-                raise _SchedulerLost(str(exc).splitlines()[0]) from None
-            except Exception as exc:  # the task failed: its rows say why
-                # (KilledWorker: the task was running on every worker that died while
-                # running it, as many as Dask allows: an sdist that takes its worker down)
-                rows = [_task_failed(job, futures[future], exc) for job in futures[future]]
-            for row in rows:
-                batcher.add(row)
-            batcher.flush()  # one partition (or transaction) per task
-            counter.tick()
-            future.release()
-    finally:
-        if own:
-            client.close()
