@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .._exceptions import UsageError
 from ._common import (
     DEFAULT_STORE,
+    ExitCode,
     HelpFormatter,
     add_corpus_options,
     add_index_options,
@@ -258,6 +259,7 @@ def _run_canary(args: argparse.Namespace) -> int:
     if not args.baseline or not args.candidate:
         msg = "give both --baseline BACKEND and --candidate BACKEND"
         raise UsageError(msg)
+    from .._exceptions import ScanInterrupted
     from ..build import Limits
     from ..canary import CanaryOptions, parse_backend, parse_env, run_canary
     from ..canary.engine import default_jobs
@@ -290,6 +292,12 @@ def _run_canary(args: argparse.Namespace) -> int:
         summary = run_canary(
             args.sources, top=args.top, options=options, on_progress=bar.update if bar else None
         )
+    except ScanInterrupted as exc:  # Ctrl-C: what is stored stays, a rerun resumes
+        if bar is not None:
+            bar.clear()
+            bar = None
+        sys.stderr.write(f"sapper: {exc}\n")
+        return ExitCode.INTERRUPTED
     finally:
         if bar is not None:
             bar.clear()
