@@ -654,13 +654,15 @@ def _run(  # noqa: PLR0917 - run_canary's state, handed on once
             )
 
     report()
-    # closed at once when interrupted: the workers are ended, not waited for
-    with contextlib.closing(_execute(jobs, settings, options)) as built:
+    built = _execute(jobs, settings, options)
+    try:
         for row in built:
             store.write(run_id, [row])
             counts[row.cls] = counts.get(row.cls, 0) + 1
             state["done"] += 1
             report()
+    finally:  # closed at once when interrupted: the workers are ended, not waited for
+        getattr(built, "close", lambda: None)()
     store.finish_run(run_id)
     return CanarySummary(
         run_id=run_id,
