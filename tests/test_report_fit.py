@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_report import CLEAN, DASHED_CFG, USE_2TO3, Sample, build_rows, write_duckdb
 from test_report_browser import DevTools, chromium, devtools, report_files  # noqa: F401
 
 WIDTHS = (1400, 390)
@@ -70,9 +71,11 @@ FIT = """
 """
 
 
-def measure(client: DevTools, url: str, width: int, shot: Path | None = None) -> dict[str, Any]:
-    """Load ``url`` at ``width`` CSS pixels (no scroll bar) and return :data:`FIT`'s
-    measures (and write a full-page screenshot to ``shot``)."""
+def measure(
+    client: DevTools, url: str, width: int, shot: Path | None = None, expression: str = FIT
+) -> dict[str, Any]:
+    """Load ``url`` at ``width`` CSS pixels (no scroll bar) and return what ``expression``
+    gives (:data:`FIT`'s measures), and write a full-page screenshot to ``shot``."""
     target = client.send("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = client.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
         "sessionId"
@@ -87,7 +90,7 @@ def measure(client: DevTools, url: str, width: int, shot: Path | None = None) ->
     client.send("Page.navigate", {"url": url}, session=session)
     client.wait_for("Page.loadEventFired")
     result = client.send(
-        "Runtime.evaluate", {"expression": FIT, "returnByValue": True}, session=session
+        "Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session
     )
     values: dict[str, Any] = result["result"]["value"]
     if shot is not None:
@@ -167,3 +170,89 @@ def test_harness_sees_overflow(devtools: DevTools, tmp_path: Path) -> None:  # n
     assert "table #wide overflows" in problems
     assert "chart #cut cuts 'a clipped label'" in problems
     assert "slug 'some-long-rule-slug' wraps" in problems
+
+
+# --------------------------------------------------------------------------- the canary page
+
+
+@pytest.fixture(scope="module")
+def canary_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``sapper report --canary``'s page of a store holding test_canary_report's rows, with
+    a long warning and a long failure signature."""
+    import contextlib
+    import io
+
+    from test_canary_report import ROWS
+
+    from sapper.canary import CanaryStore, parse_backend
+    from sapper.cli import main
+
+    root = tmp_path_factory.mktemp("canary-fit")
+    db = root / "store.duckdb"
+    with CanaryStore(db) as store:
+        base, cand = parse_backend("77.0.3"), parse_backend("78.0.1")
+        run_id = store.open_run(base, cand, "metadata", False, corpus='{"sources":[]}')
+        store.write(run_id, ROWS)
+    page = root / "canary.html"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["report", str(db), "--canary", "--html", str(page)]) == 0
+    return page
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_canary_page_fits(
+    devtools: DevTools,  # noqa: F811
+    canary_page: Path,
+    tmp_path: Path,
+    width: int,
+) -> None:
+    shot = tmp_path / f"canary-{width}.png"
+    values = measure(devtools, canary_page.as_uri(), width, shot)
+    assert overflows(values) == []
+    assert {t["id"] for t in values["tables"]} == {"t-classes", "t-warnings", "t-static"}
+    got_width, _, distinct = png_facts(shot)
+    assert got_width == width
+    assert distinct > 20
+
+
+# --------------------------------------------------------------------------- 78.0.1
+
+
+#: A corpus where 78.0.1 breaks one sdist in 62 (1.6%), beside a removal that broke 20.
+INCIDENT_SAMPLES = (
+    Sample("dashed", "1.0", "2024-01-01", 1_000, False, False, DASHED_CFG),
+    *(Sample(f"old{i}", "1.0", "2014-01-01", 1_000, False, False, USE_2TO3) for i in range(20)),
+    *(Sample(f"clean{i}", "1.0", "2024-01-01", 1_000, True, True, CLEAN) for i in range(41)),
+)
+
+#: The height of each bar of the versions' change panel, by its tooltip.
+BARS = """
+(() => Object.fromEntries(Array.from(
+  document.querySelectorAll("#chart-versions-change rect > title"),
+  (t) => [t.textContent, t.parentElement.getBoundingClientRect().height])))()
+"""
+
+
+@pytest.mark.parametrize(("width", "least"), [(1400, 10.0), (390, 5.0)])
+def test_a_small_incident_shows_on_the_versions_chart(
+    devtools: DevTools,  # noqa: F811
+    tmp_path: Path,
+    width: int,
+    least: float,
+) -> None:
+    import contextlib
+    import io
+
+    from sapper.cli import main
+
+    db = write_duckdb(tmp_path / "scan.duckdb", build_rows(INCIDENT_SAMPLES))
+    page = tmp_path / "report.html"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["report", str(db), "--html", str(page)]) == 0
+    assert overflows(measure(devtools, page.as_uri(), width)) == []
+    bars = measure(devtools, page.as_uri(), width, expression=BARS)
+    assert bars["setuptools 78.0.1: 1 newly failing"] >= least
+    assert bars["setuptools 78.1.1: 1 newly building"] >= least
+    # the removal that broke twenty is taller, but not twenty times: a log scale
+    (removal,) = [h for t, h in bars.items() if t.endswith(": 20 newly failing")]
+    assert 0.2 * removal <= bars["setuptools 78.0.1: 1 newly failing"] < removal

@@ -276,7 +276,7 @@ def changes(
     label, on a logarithmic scale (``log10(1 + n)``, ticks at 1, 10, 100...): a change of
     one sdist in a thousand stands beside one of hundreds. ``marks``: labels drawn in bold
     with a guide."""
-    left, half, bottom = 56.0, 90.0, 56.0
+    left, half, bottom = 56.0, 100.0, 56.0
     step = max(10.0, min(40.0, 640.0 / max(len(labels), 1)))
     width = max(left + step * len(labels) + 30, 360)
     head, last = _legend((up, down), left, 14, width)
