@@ -308,4 +308,4 @@ def test_page_tables_label_each_cell_for_the_narrow_layout():
     page = page_html(summarize(ROWS, RUN, today=_dt.date(2026, 12, 3)))
     assert '<td data-label="class">' in page
     assert '<td data-label="downloads (30 d)" class="num">' in page
-    assert '<td data-label="message">' in page
+    assert '<td data-label="message" class="text">' in page

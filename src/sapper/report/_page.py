@@ -93,8 +93,9 @@ footer { margin: 40px auto 30px; color: var(--muted); font-size: 0.9em; }
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden;
     clip: rect(0 0 0 0); }
   tr { border-bottom: 2px solid var(--line); padding: 4px 0; }
-  td { border: 0; padding: 2px 0; text-align: right; min-width: 0; }
+  td { display: flow-root; border: 0; padding: 2px 0; text-align: right; min-width: 0; }
   td.text { min-width: 0; text-align: left; }
+  td:empty { display: none; }
   td::before { content: attr(data-label); float: left; margin-right: 12px;
     font-weight: 600; color: var(--muted); text-align: left; }
   td.text::before { float: none; display: block; }

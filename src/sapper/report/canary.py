@@ -313,9 +313,16 @@ def render_text(report: dict[str, Any], *, top: int = 10) -> str:
 # --------------------------------------------------------------------------- HTML
 
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, ident: str, nums: int = 0) -> str:
+def _table(
+    head: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    ident: str,
+    nums: int = 0,
+    text: int | None = None,
+) -> str:
     """A table in the report's style: ``head`` labels (the last ``nums`` columns are
-    numbers), ``rows`` of cell HTML."""
+    numbers, column ``text`` is running text), ``rows`` of cell HTML."""
     cells = [
         f'<th class="num">{e(h)}</th>' if i >= len(head) - nums else f"<th>{e(h)}</th>"
         for i, h in enumerate(head)
@@ -324,7 +331,11 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], *, ident: str, nu
     body = []
     for row in rows:
         tds = "".join(
-            f'<td class="num">{c}</td>' if i >= len(head) - nums else f"<td>{c}</td>"
+            f'<td class="num">{c}</td>'
+            if i >= len(head) - nums
+            else f'<td class="text">{c}</td>'
+            if i == text
+            else f"<td>{c}</td>"
             for i, c in enumerate(row)
         )
         body.append(f"<tr>{labelled(header, tds)}</tr>")
@@ -386,7 +397,7 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, str, str]]:
             [
                 e(", ".join(w.get("categories") or [w["category"]])),
                 e(w["summary"]),
-                f'<span class="date">{e(w["due_date"] or "")}</span>'
+                (f'<span class="date">{e(w["due_date"])}</span>' if w["due_date"] else "")
                 + (' <strong class="c-overdue">overdue</strong>' if w.get("overdue") else ""),
                 f"{w['baseline']['sdists']:,}",
                 f"{w['candidate']['sdists']:,}",
@@ -403,6 +414,7 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, str, str]]:
             rows,
             ident="t-warnings",
             nums=2,
+            text=1,
         )
         out.append(("warnings", "Warnings", _section("warnings", "Warnings emitted", note, table)))
     triage = report["triage"]
@@ -426,7 +438,9 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, str, str]]:
                     "static",
                     "Static vs real",
                     f"<p>{e(counts)}.</p>",
-                    _table(["triage", "target", "signature", "rules"], rows, ident="t-static"),
+                    _table(
+                        ["triage", "target", "signature", "rules"], rows, ident="t-static", text=2
+                    ),
                 ),
             )
         )
@@ -456,7 +470,7 @@ def _sections(report: dict[str, Any]) -> list[tuple[str, str, str]]:
                 _section(
                     "not-retried",
                     "Not retried: prepare-fails no rerun changes",
-                    _table(["target", "reason"], rows, ident="t-not-retried"),
+                    _table(["target", "reason"], rows, ident="t-not-retried", text=1),
                 ),
             )
         )
