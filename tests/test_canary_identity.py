@@ -51,7 +51,8 @@ SAME_OR_NOT = [
     (ident(("requests",)), ident(("requests", "numpy")), False),
     (ident(("requests",)), ident(("requests",), top=True), False),
     (ident(("requests",)), ident(("requests",), index_url="http://mirror/simple"), False),
-    (ident(("requests",)), ident(("requests",), index_url="https://pypi.org/simple/"), False),
+    # the default index, named or not
+    (ident(("requests",)), ident(("requests",), index_url="https://pypi.org/simple/"), True),
     (ident(("requests",), versions="all"), ident(("requests",), versions="newest"), False),
     # local sdists only: neither --versions nor the index changes what is built
     (ident(("/c",), remote=False, versions="all"), ident(("/c",), remote=False), True),

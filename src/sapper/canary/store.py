@@ -65,13 +65,16 @@ def corpus_identity(
     ``sources`` as given (a path that exists made absolute; sorted, without duplicates),
     whether ``--top`` is given and the ``ranking`` it reads (the top list's source, not its
     size: a larger ``--top`` over the same ranking extends the run), and, when anything is
-    resolved on the index (``remote``), the ``--versions`` selection and the index.
+    resolved on the index (``remote``), the ``--versions`` selection and the index (the
+    default one when None).
     """
     texts = sorted({os.path.abspath(s) if Path(s).exists() else s.strip() for s in sources})  # noqa: PTH100
     doc: dict[str, Any] = {"sources": texts, "top": ranking if top else None}
     if remote:
+        from ..pypi import DEFAULT_INDEX_URL
+
         doc["versions"] = versions
-        doc["index"] = (index_url or "").rstrip("/") or None
+        doc["index"] = (index_url or DEFAULT_INDEX_URL).rstrip("/")
     return json.dumps(doc, sort_keys=True, separators=(",", ":"))
 
 
