@@ -59,10 +59,13 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
     sdist("fail-both", corpus)
     sdist("escape-sleep", corpus)  # its setup.py sleeps until the timeout
     db = tmp_path / "c.duckdb"
+    work = tmp_path / "work"
+    work.mkdir()
     cmd = [
         *(sys.executable, "-m", "sapper", "canary", str(corpus)),
         *("--baseline", "77.0.3", "--candidate", "78.0.1", "-j", "2", "--timeout", "3600"),
         *("--db", str(db), "--cache-dir", str(BUILD_CACHE), "--progress", "always"),
+        *("--work-dir", str(work)),
     ]
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
@@ -112,3 +115,5 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
         time.sleep(0.2)
     assert [p for p in tree if _running(p)] == []
     assert len(tree) >= 3  # two workers and the build's sandbox at least were seen
+    # the interrupted build's temporary directory is gone too
+    assert sorted(p.name for p in work.iterdir()) == []
