@@ -86,7 +86,12 @@ def _call(fn: Callable[[J], R], job: J) -> R:
 
 def _stop(signum: int, frame: Any) -> None:
     """SIGTERM in a worker: unwind the job in flight (``SystemExit`` runs its ``finally``
-    blocks, so the build is ended and its files removed), or end at once when idle."""
+    blocks, so the build is ended and its files removed), or end at once when idle.
+
+    Only the first counts: the pool sends another when it sees a worker end, and a second
+    ``SystemExit`` in the middle of the cleanup would leave the build's files behind."""
+    if _state["stopping"]:
+        return
     _state["stopping"] = True
     if _state["busy"]:
         raise SystemExit(128 + signum)
