@@ -256,3 +256,34 @@ def test_a_small_incident_shows_on_the_versions_chart(
     # the removal that broke twenty is taller, but not twenty times: a log scale
     (removal,) = [h for t, h in bars.items() if t.endswith(": 20 newly failing")]
     assert 0.2 * removal <= bars["setuptools 78.0.1: 1 newly failing"] < removal
+
+
+def main(pages: list[str]) -> int:
+    """``python tests/test_report_fit.py PAGE.html...``: print every overflow of each page
+    at each width (how the figures of the fix were measured, on any page)."""
+    import tempfile
+
+    from test_report_browser import CHROMIUM
+
+    if CHROMIUM is None:
+        print("chromium is not installed")
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        client = DevTools(CHROMIUM, Path(tmp) / "profile")
+        try:
+            for page in pages:
+                for width in WIDTHS:
+                    values = measure(client, Path(page).resolve().as_uri(), width)
+                    bad = overflows(values)
+                    print(f"{page} at {width} px: {len(bad)} problems")
+                    for line in bad:
+                        print(f"    {line}")
+        finally:
+            client.close()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
