@@ -10,15 +10,16 @@ import hashlib
 import os
 import tempfile
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._exceptions import SapperError, ScanInterrupted
 from ..build import Builder, BuildResult, Limits, Mode
 from ..scan.corpus import Item, Job, VersionPolicy
 from ._pool import in_dask, in_processes
+from ._resolve import _permanent, _resolve
 from .model import CLASSES, Backend, SideResult, TargetRow, classify
 from .store import CanaryStore, corpus_identity
 
@@ -439,11 +440,6 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
     return replace(base, cls=cls, baseline=sides[0], candidate=sides[1], uses_setuptools=uses)
 
 
-def _permanent(exc: BaseException) -> bool:
-    """Whether fetching again cannot help (see :attr:`FetchError.permanent`)."""
-    return bool(getattr(exc, "permanent", False))
-
-
 def _read_bytes(path: Path) -> bytes | None:
     """The sdist's bytes, read once for the static verdicts and the unpack (None for a
     folder, or a file that cannot be read: each reader then reports the problem)."""
@@ -481,57 +477,6 @@ def _materialize(job: Job, s: _Settings, tmp: Path) -> Path:
     dest = tmp / (job.filename or "sdist.tar.gz")
     dest.write_bytes(download.data)
     return dest
-
-
-def _resolve(
-    sources: Sequence[str],
-    top: int | None,
-    options: CanaryOptions,
-    *,
-    items: Sequence[Item] | None = None,
-) -> Iterator[Job | TargetRow]:
-    """The jobs of the corpus (``items``: :func:`~sapper.scan.corpus.expand` of ``sources``
-    and ``top``, when already known), and a prepare-fail row for each requirement that
-    could not be resolved."""
-    from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
-    from ..scan._threads import DaemonPool
-    from ..scan.corpus import expand, resolve
-
-    if items is None:
-        items = list(expand(sources, top=top))
-
-    index = Index(
-        options.index_url or DEFAULT_INDEX_URL, cache_dir=options.cache_dir or default_cache_dir()
-    )
-
-    def one(item: Any) -> list[Job] | TargetRow:
-        if item.kind == "path":
-            return [Job(target=item.text, path=item.text)]
-        try:
-            return resolve(index, item.text, options.versions)
-        except SapperError as exc:
-            return TargetRow(
-                key=f"req:{item.text}",
-                target=item.text,
-                project=None,
-                version=None,
-                cls="prepare-fail",
-                error=str(exc),
-                permanent=_permanent(exc),
-            )
-
-    # daemon threads: after Ctrl-C, the exit does not wait for the look-ups in flight
-    pool = DaemonPool(4, name="sapper-canary-resolve")
-    futures = [pool.submit(one, item) for item in items]
-    try:
-        for future in futures:
-            found = future.result()
-            if isinstance(found, TargetRow):
-                yield found
-            else:
-                yield from found
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run_canary(
