@@ -21,7 +21,9 @@ the targets and their real error signatures.
 ``run`` calls ``nice -n 10 sapper canary ... -j 2`` for each boundary in turn, one log per
 run under ``OUT/logs`` and one line per call in ``OUT/runs.jsonl`` (command, start, end,
 wall time, exit status); the same command again resumes every run where it stopped (and a
-larger ``--top`` extends it: the run's identity does not include the corpus size).
+larger ``--top`` extends it: a run's identity includes its corpus, here the top list and
+the ``--versions`` selection, but not the corpus size; stores written before the corpus
+was part of the identity keep resuming their runs).
 ``matrix --rejudge`` first recomputes the static verdicts of every stored row with the
 engine installed now (:func:`sapper.canary.rejudge.rejudge_run`), from the sdists in the
 download cache, without building anything: the way to refresh the matrix after the

@@ -3,24 +3,26 @@ backends in the sandbox, classify, and write the rows to the store as they come.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import copy
+import functools
 import hashlib
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._defaults import DEFAULT_STORE
-from .._exceptions import SapperError, UsageError
+from .._exceptions import SapperError, ScanInterrupted
 from ..build import Builder, BuildResult, Limits, Mode
-from ..scan.corpus import Job, VersionPolicy
+from ..scan.corpus import Item, Job, VersionPolicy
+from ._pool import in_dask, in_processes
+from ._resolve import _permanent, _resolve
 from .model import CLASSES, Backend, SideResult, TargetRow, classify
-from .store import CanaryStore, run_id_for
+from .store import CanaryStore, corpus_identity
 
 if TYPE_CHECKING:
     from .._files import ProjectFiles
@@ -456,11 +458,6 @@ def run_target(job: Job, s: _Settings) -> TargetRow:
     return replace(base, cls=cls, baseline=sides[0], candidate=sides[1], uses_setuptools=uses)
 
 
-def _permanent(exc: BaseException) -> bool:
-    """Whether fetching again cannot help (see :attr:`FetchError.permanent`)."""
-    return bool(getattr(exc, "permanent", False))
-
-
 def _read_bytes(path: Path) -> bytes | None:
     """The sdist's bytes, read once for the static verdicts and the unpack (None for a
     folder, or a file that cannot be read: each reader then reports the problem)."""
@@ -500,41 +497,6 @@ def _materialize(job: Job, s: _Settings, tmp: Path) -> Path:
     return dest
 
 
-def _resolve(
-    sources: Sequence[str], top: int | None, options: CanaryOptions
-) -> Iterator[Job | TargetRow]:
-    from ..pypi import DEFAULT_INDEX_URL, Index, default_cache_dir
-    from ..scan.corpus import expand, resolve
-
-    items = list(expand(sources, top=top))
-    index = Index(
-        options.index_url or DEFAULT_INDEX_URL, cache_dir=options.cache_dir or default_cache_dir()
-    )
-
-    def one(item: Any) -> list[Job] | TargetRow:
-        if item.kind == "path":
-            return [Job(target=item.text, path=item.text)]
-        try:
-            return resolve(index, item.text, options.versions)
-        except SapperError as exc:
-            return TargetRow(
-                key=f"req:{item.text}",
-                target=item.text,
-                project=None,
-                version=None,
-                cls="prepare-fail",
-                error=str(exc),
-                permanent=_permanent(exc),
-            )
-
-    with cf.ThreadPoolExecutor(4) as pool:
-        for found in pool.map(one, items):
-            if isinstance(found, TargetRow):
-                yield found
-            else:
-                yield from found
-
-
 def run_canary(
     sources: Sequence[str],
     *,
@@ -546,6 +508,8 @@ def run_canary(
 
     :raises UsageError: for bad sources or options, or a store that cannot be opened.
     :raises SandboxError: when the sandbox is asked for and does not work.
+    :raises ScanInterrupted: on Ctrl-C (``KeyboardInterrupt``), with the rows of the run in
+        the store: what was written stays, and the same call again resumes.
     """
     start = time.monotonic()
     builder = Builder(
@@ -565,60 +529,104 @@ def run_canary(
         cache_dir=options.cache_dir,
         work_dir=options.work_dir,
     )
-    run_id = run_id_for(options.baseline, options.candidate, options.mode, options.all_backends)
+    from ..scan.corpus import expand, top_list
+
+    items = list(expand(sources, top=top))
+    corpus = corpus_identity(
+        sources,
+        top=top is not None,
+        ranking=top_list().source,
+        versions=str(options.versions),
+        index_url=options.index_url,
+        remote=any(item.kind == "requirement" for item in items),
+    )
     counts: dict[str, int] = dict.fromkeys(CLASSES, 0)
     with CanaryStore(options.db) as store:
-        store.start_run(
-            run_id, options.baseline, options.candidate, options.mode, options.all_backends
+        run_id = store.open_run(
+            options.baseline,
+            options.candidate,
+            options.mode,
+            options.all_backends,
+            corpus=corpus,
+            targets=[item.text for item in items],
         )
-        done = store.done_keys(run_id, retry=options.retry)
-        jobs: list[Job] = []
-        early: list[TargetRow] = []
-        seen: set[str] = set()
-        for item in _resolve(sources, top, options):
-            if isinstance(item, TargetRow):
-                early.append(item)
-                continue
-            found = item
-            if found.path is not None and not found.sha256:
-                found = replace(found, sha256=_digest(Path(found.path)))
-            key = found.fallback_key
-            if key in seen:
-                continue
-            seen.add(key)
-            if found.sha256 and found.sha256 in done:
-                continue
-            jobs.append(found)
-        skipped = len(seen) - len(jobs)
-        # the biggest sdists first (the size stands for the build time): a slow target
-        # started last would leave the other workers idle at the end of the run
-        jobs.sort(key=_size, reverse=True)
-        store.write(run_id, early)
-        for row in early:
-            counts[row.cls] += 1
-        total = len(jobs) + len(early)
-        state = {"done": len(early)}
+        try:
+            return _run(run_id, store, items, settings, options, counts, on_progress, start)
+        except KeyboardInterrupt:
+            raise _interrupted(store, run_id, counts) from None
 
-        def report(phase: Literal["resolve", "build"] = "build") -> None:
-            if on_progress is not None:
-                on_progress(
-                    CanaryProgress(
-                        phase=phase,
-                        done=state["done"],
-                        total=total,
-                        skipped=skipped,
-                        elapsed=time.monotonic() - start,
-                        counts=dict(counts),
-                    )
+
+def _interrupted(store: CanaryStore, run_id: str, counts: dict[str, int]) -> ScanInterrupted:
+    """What Ctrl-C leaves: the rows of the run in the store, and how many this call wrote."""
+    try:
+        stored: int | None = len(store.done_keys(run_id))
+    except Exception:  # the count is a courtesy; the interruption is what matters
+        stored = None
+    return ScanInterrupted(db=store.path, stored=stored, written=sum(counts.values()))
+
+
+def _run(  # noqa: PLR0917 - run_canary's state, handed on once
+    run_id: str,
+    store: CanaryStore,
+    items: Sequence[Item],
+    settings: _Settings,
+    options: CanaryOptions,
+    counts: dict[str, int],
+    on_progress: Callable[[CanaryProgress], None] | None,
+    start: float,
+) -> CanarySummary:
+    done = store.done_keys(run_id, retry=options.retry)
+    jobs: list[Job] = []
+    early: list[TargetRow] = []
+    seen: set[str] = set()
+    for item in _resolve((), None, options, items=items):
+        if isinstance(item, TargetRow):
+            early.append(item)
+            continue
+        found = item
+        if found.path is not None and not found.sha256:
+            found = replace(found, sha256=_digest(Path(found.path)))
+        key = found.fallback_key
+        if key in seen:
+            continue
+        seen.add(key)
+        if found.sha256 and found.sha256 in done:
+            continue
+        jobs.append(found)
+    skipped = len(seen) - len(jobs)
+    # the biggest sdists first (the size stands for the build time): a slow target
+    # started last would leave the other workers idle at the end of the run
+    jobs.sort(key=_size, reverse=True)
+    store.write(run_id, early)
+    for row in early:
+        counts[row.cls] += 1
+    total = len(jobs) + len(early)
+    state = {"done": len(early)}
+
+    def report(phase: Literal["resolve", "build"] = "build") -> None:
+        if on_progress is not None:
+            on_progress(
+                CanaryProgress(
+                    phase=phase,
+                    done=state["done"],
+                    total=total,
+                    skipped=skipped,
+                    elapsed=time.monotonic() - start,
+                    counts=dict(counts),
                 )
+            )
 
-        report()
-        for row in _execute(jobs, settings, options):
+    report()
+    built = _execute(jobs, settings, options)
+    try:
+        for row in built:
             store.write(run_id, [row])
             counts[row.cls] = counts.get(row.cls, 0) + 1
             state["done"] += 1
             report()
-        store.finish_run(run_id)
+    finally:  # closed at once when interrupted: the workers are ended, not waited for
+        getattr(built, "close", lambda: None)()
+    store.finish_run(run_id)
     return CanarySummary(
         run_id=run_id,
         db=options.db,
@@ -640,38 +648,14 @@ def _size(job: Job) -> int:
     return 0
 
 
-def _execute(jobs: list[Job], s: _Settings, options: CanaryOptions) -> Iterator[TargetRow]:
+def _execute(
+    jobs: list[Job], s: _Settings, options: CanaryOptions
+) -> Generator[TargetRow, None, None]:
     if options.engine == "dask":
-        yield from _execute_dask(jobs, s, options)
+        yield from in_dask(functools.partial(run_target, s=s), jobs, options.scheduler)
         return
     if options.jobs <= 1 or len(jobs) <= 1:
         for job in jobs:
             yield run_target(job, s)
         return
-    with cf.ProcessPoolExecutor(options.jobs) as pool:
-        futures = [pool.submit(run_target, job, s) for job in jobs]
-        try:
-            for future in cf.as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
-
-
-def _execute_dask(jobs: list[Job], s: _Settings, options: CanaryOptions) -> Iterator[TargetRow]:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as exc:
-        msg = "--engine dask needs the dask extra: pip install 'sapper[dask]'"
-        raise UsageError(msg) from exc
-    if not options.scheduler:
-        msg = "--engine dask needs --scheduler ADDRESS (tcp://host:8786)"
-        raise UsageError(msg)
-    client = Client(options.scheduler)  # type: ignore[no-untyped-call]
-    try:
-        futures = client.map(run_target, jobs, s=s, pure=False)
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            yield future.result()
-    finally:
-        with contextlib.suppress(Exception):
-            client.close()  # type: ignore[no-untyped-call]
+    yield from in_processes(functools.partial(run_target, s=s), jobs, options.jobs)

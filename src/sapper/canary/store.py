@@ -1,10 +1,16 @@
 """Canary results in the DuckDB store ``sapper scan`` uses (tables of their own).
 
 ``canary_runs`` has one row per run: a run is identified by its two backends, their
-environment variables, the mode and ``--all-backends``, so running the same command again
-continues that run (rows already written are skipped: resumable after ``kill -9``, since
-each batch is one transaction) and another pair of backends is a new run kept beside it.
-``canary_results`` has one row per (run, sdist).
+environment variables, the mode, ``--all-backends`` and its corpus (:func:`corpus_identity`:
+the sources, the ranking ``--top`` takes projects from, the ``--versions`` selection and the
+index, but not the ``--top`` size, so a larger ``--top`` extends a run), so running the same
+command again continues that run (rows already written are skipped: resumable after ``kill
+-9``, since each batch is one transaction) and another pair of backends or another corpus is
+a new run kept beside it. ``canary_results`` has one row per (run, sdist).
+
+Stores written before the corpus was part of the identity hold runs without one
+(``corpus`` NULL): the first run of the same settings whose corpus overlaps such a run's
+targets adopts it (:meth:`CanaryStore.open_run`), so an interrupted run still resumes.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +28,7 @@ from .model import ROW_SCHEMA, Backend, TargetRow, side_from_json, side_json
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["CanaryStore", "export_rows", "run_id_for"]
+__all__ = ["CanaryStore", "corpus_identity", "export_rows", "run_id_for"]
 
 _DDL = (
     """CREATE TABLE IF NOT EXISTS canary_runs (
@@ -40,22 +46,61 @@ _DDL = (
     # which sapper
     "ALTER TABLE canary_runs ADD COLUMN IF NOT EXISTS rejudged VARCHAR",
     "ALTER TABLE canary_runs ADD COLUMN IF NOT EXISTS rejudged_by VARCHAR",
+    # the corpus part of the run's identity (corpus_identity); NULL in older stores
+    "ALTER TABLE canary_runs ADD COLUMN IF NOT EXISTS corpus VARCHAR",
 )
 
 
-def run_id_for(baseline: Backend, candidate: Backend, mode: str, all_backends: bool) -> str:
-    """The id of the run these settings make (stable: the same command continues it)."""
-    text = json.dumps(
-        [
-            baseline.requirement,
-            baseline.env,
-            candidate.requirement,
-            candidate.env,
-            mode,
-            all_backends,
-        ]
-    )
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
+def corpus_identity(
+    sources: Sequence[str],
+    *,
+    top: bool,
+    ranking: str | None,
+    versions: str,
+    index_url: str | None,
+    remote: bool,
+) -> str:
+    """The corpus part of a run's identity, as canonical JSON.
+
+    ``sources`` as given (a path that exists made absolute; sorted, without duplicates),
+    whether ``--top`` is given and the ``ranking`` it reads (the top list's source, not its
+    size: a larger ``--top`` over the same ranking extends the run), and, when anything is
+    resolved on the index (``remote``), the ``--versions`` selection and the index (the
+    default one when None).
+    """
+    texts = sorted({os.path.abspath(s) if Path(s).exists() else s.strip() for s in sources})  # noqa: PTH100
+    doc: dict[str, Any] = {"sources": texts, "top": ranking if top else None}
+    if remote:
+        from ..pypi import DEFAULT_INDEX_URL
+
+        doc["versions"] = versions
+        doc["index"] = (index_url or DEFAULT_INDEX_URL).rstrip("/")
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def run_id_for(
+    baseline: Backend,
+    candidate: Backend,
+    mode: str,
+    all_backends: bool,
+    corpus: str | None = None,
+) -> str:
+    """The id of the run these settings make (stable: the same command continues it).
+
+    ``corpus``: :func:`corpus_identity`; None gives the id of a run written before the
+    corpus was part of the identity.
+    """
+    fields: list[Any] = [
+        baseline.requirement,
+        baseline.env,
+        candidate.requirement,
+        candidate.env,
+        mode,
+        all_backends,
+    ]
+    if corpus is not None:
+        fields.append(corpus)
+    return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:12]
 
 
 class CanaryStore:
@@ -95,16 +140,68 @@ class CanaryStore:
 
     # -- runs ----------------------------------------------------------------------------
 
+    def open_run(
+        self,
+        baseline: Backend,
+        candidate: Backend,
+        mode: str,
+        all_backends: bool,
+        *,
+        corpus: str,
+        targets: Iterable[str] = (),
+    ) -> str:
+        """The id of the run of these settings and corpus: the stored one (continued), a run
+        of an older store with the same settings and no corpus recorded whose targets
+        overlap ``targets`` (adopted: its corpus is recorded), or a new one."""
+        run_id = run_id_for(baseline, candidate, mode, all_backends, corpus)
+        if self._run_exists(run_id):
+            return run_id
+        legacy = run_id_for(baseline, candidate, mode, all_backends)
+        found = self.con.execute(
+            "SELECT corpus FROM canary_runs WHERE run_id = ?", [legacy]
+        ).fetchone()
+        if found is not None and found[0] == corpus:  # adopted earlier
+            return legacy
+        if found is not None and found[0] is None and self._overlaps(legacy, set(targets)):
+            self.con.execute("UPDATE canary_runs SET corpus = ? WHERE run_id = ?", [corpus, legacy])
+            return legacy
+        self.start_run(run_id, baseline, candidate, mode, all_backends, corpus=corpus)
+        return run_id
+
+    def _run_exists(self, run_id: str) -> bool:
+        found = self.con.execute(
+            "SELECT count(*) FROM canary_runs WHERE run_id = ?", [run_id]
+        ).fetchone()
+        return bool(found and found[0])
+
+    def _overlaps(self, legacy: str, targets: set[str]) -> bool:
+        """Whether the run ``legacy`` has no rows or a target among ``targets`` (the same
+        corpus, or a prefix or extension of it)."""
+        stored = {
+            str(t)
+            for (t,) in self.con.execute(
+                "SELECT DISTINCT target FROM canary_results WHERE run_id = ?", [legacy]
+            ).fetchall()
+        }
+        return not stored or bool(stored & targets)
+
     def start_run(
-        self, run_id: str, baseline: Backend, candidate: Backend, mode: str, all_backends: bool
+        self,
+        run_id: str,
+        baseline: Backend,
+        candidate: Backend,
+        mode: str,
+        all_backends: bool,
+        *,
+        corpus: str | None = None,
     ) -> None:
         from .._version import __version__
         from ..scan.store import utcnow
 
         self.con.execute(
             "INSERT INTO canary_runs (run_id, created, baseline, candidate, baseline_env, "
-            "candidate_env, mode, all_backends, schema, sapper_version, finished) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
+            "candidate_env, mode, all_backends, schema, sapper_version, finished, corpus) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?) "
             "ON CONFLICT (run_id) DO NOTHING",
             [
                 run_id,
@@ -117,6 +214,7 @@ class CanaryStore:
                 all_backends,
                 ROW_SCHEMA,
                 __version__,
+                corpus,
             ],
         )
 

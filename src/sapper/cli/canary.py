@@ -255,6 +255,7 @@ def _run_canary(args: argparse.Namespace) -> int:
     if not args.baseline or not args.candidate:
         msg = "give both --baseline BACKEND and --candidate BACKEND"
         raise UsageError(msg)
+    from .._exceptions import ScanInterrupted
     from ..build import Limits
     from ..canary import CanaryOptions, parse_backend, parse_env, run_canary
     from ..canary.engine import default_jobs
@@ -287,6 +288,12 @@ def _run_canary(args: argparse.Namespace) -> int:
         summary = run_canary(
             args.sources, top=args.top, options=options, on_progress=bar.update if bar else None
         )
+    except ScanInterrupted as exc:  # Ctrl-C: what is stored stays, a rerun resumes
+        if bar is not None:
+            bar.clear()
+            bar = None
+        sys.stderr.write(f"sapper: {exc}\n")
+        return ExitCode.INTERRUPTED
     finally:
         if bar is not None:
             bar.clear()

@@ -145,6 +145,10 @@ class VersionRow:
     #: uploaded before that day), those whose release then fails on ``version``.
     then: Count = Count()
     then_total: Count = Count()
+    #: Sdists that fail on ``version`` and built on the key version before it, and the
+    #: reverse (0 for the first): the change a release made, such as 78.0.1's.
+    newly_failing: int = 0
+    newly_building: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

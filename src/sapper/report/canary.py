@@ -7,12 +7,13 @@
 from __future__ import annotations
 
 import datetime as _dt
-import html
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..build import signature
+from ._page import e, labelled, page
 
 if TYPE_CHECKING:
     from ..canary.model import SideResult, TargetRow
@@ -23,6 +24,8 @@ __all__ = [
     "render_html",
     "render_text",
     "summarize",
+    "warning_key",
+    "warning_text",
     "write_report",
 ]
 
@@ -67,6 +70,7 @@ def summarize(
                 "candidate_env",
                 "mode",
                 "all_backends",
+                "corpus",
             )
         },
         "targets": len(rows),
@@ -131,6 +135,33 @@ def _retry_reasons(rows: Sequence[TargetRow]) -> dict[str, int]:
     return dict(sorted(reasons.items()))
 
 
+#: A path into a temporary build directory, up to the project's own folder: what is left
+#: is the path inside the project (``/dev/shm/sapper-build-x1/src/pkg-1.0/README.rst`` ->
+#: ``README.rst``).
+_BUILD_DIR = re.compile(
+    r"(?:/[\w.+@~-]+)*/(?:sapper-(?:build|canary)-|pip-(?:build-env|req-build|install)-"
+    r"|tmp)[\w.-]*/(?:src/)?(?:(?!src/)[\w.+-]+-\d[\w.+!-]*/)?"
+)
+#: A line number after a file name (``setup.py:12``, ``setup.py:12:4``) or ``, line 12``.
+_LINE = re.compile(r"(\.\w+):\d+(?::\d+)?\b|,? line \d+\b")
+#: A trailing parenthesis and full stop: ``(available on setuptools>=77.0.0).`` or
+#: ``(setup.cfg)``, which releases add to the same message.
+_TAIL = re.compile(r"\s*\([^()]*\)\s*\.?\s*$")
+
+
+def warning_text(summary: str) -> str:
+    """A warning's summary as shown: the temporary build directory and line numbers gone."""
+    return _LINE.sub(lambda m: m.group(1) or "", _BUILD_DIR.sub("", summary)).strip()
+
+
+def warning_key(summary: str) -> str:
+    """The group of a warning: its shown text without a trailing parenthesis or full stop,
+    quoted names, versions, numbers and paths masked (as failure signatures are), whatever
+    its category (one message raised as DeprecationWarning and FutureWarning is one)."""
+    text = _TAIL.sub("", warning_text(summary)).rstrip(" .")
+    return signature("warning", text).removeprefix("warning: ").removeprefix("warning")
+
+
 def _warnings(rows: Sequence[TargetRow], today: _dt.date) -> list[dict[str, Any]]:
     groups: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -142,28 +173,32 @@ def _warnings(rows: Sequence[TargetRow], today: _dt.date) -> list[dict[str, Any]
             for w in result.warnings:
                 category = str(w.get("category") or "").rsplit(".", 1)[-1]
                 summary = str(w.get("summary") or "")
-                key = signature(category, summary)
-                if key in seen_here:
-                    continue
-                seen_here.add(key)
+                key = warning_key(summary)
                 entry = groups.setdefault(
                     key,
                     {
                         "key": key,
                         "category": category,
-                        "summary": summary,
+                        "categories": [],
+                        "summary": warning_text(summary),
                         "due_date": w.get("due_date"),
                         "url": w.get("url"),
                         "baseline": {"sdists": 0, "downloads": 0},
                         "candidate": {"sdists": 0, "downloads": 0},
                     },
                 )
+                if category not in entry["categories"]:
+                    entry["categories"].append(category)
                 entry["due_date"] = entry["due_date"] or w.get("due_date")
                 entry["url"] = entry["url"] or w.get("url")
+                if key in seen_here:
+                    continue
+                seen_here.add(key)
                 entry[side]["sdists"] += 1
                 entry[side]["downloads"] += _weight(row)
     out: list[dict[str, Any]] = []
     for entry in groups.values():
+        entry["categories"].sort()
         due = entry["due_date"]
         try:
             entry["overdue"] = bool(due) and _dt.date.fromisoformat(str(due)) < today
@@ -278,68 +313,209 @@ def render_text(report: dict[str, Any], *, top: int = 10) -> str:
 # --------------------------------------------------------------------------- HTML
 
 
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+def _table(
+    head: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    ident: str,
+    nums: int = 0,
+    text: int | None = None,
+) -> str:
+    """A table in the report's style: ``head`` labels (the last ``nums`` columns are
+    numbers, column ``text`` is running text), ``rows`` of cell HTML."""
+    cells = [
+        f'<th class="num">{e(h)}</th>' if i >= len(head) - nums else f"<th>{e(h)}</th>"
+        for i, h in enumerate(head)
+    ]
+    header = "".join(cells)
+    body = []
+    for row in rows:
+        tds = "".join(
+            f'<td class="num">{c}</td>'
+            if i >= len(head) - nums
+            else f'<td class="text">{c}</td>'
+            if i == text
+            else f"<td>{c}</td>"
+            for i, c in enumerate(row)
+        )
+        body.append(f"<tr>{labelled(header, tds)}</tr>")
+    return (
+        f'<table id="{e(ident)}"><thead><tr>{header}</tr></thead><tbody>\n'
+        + "\n".join(body)
+        + "\n</tbody></table>"
+    )
+
+
+def _section(ident: str, title: str, *parts: str) -> str:
+    return (
+        f'<section id="{ident}" aria-labelledby="h-{ident}"><h2 id="h-{ident}">{e(title)}</h2>'
+        + "".join(parts)
+        + "</section>"
+    )
+
+
+def _sections(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(anchor, navigation label, HTML) of each section with something to show."""
+    out: list[tuple[str, str, str]] = []
+    classes = [(c, v) for c, v in report["classes"].items() if v["count"]]
+    cards = "".join(
+        f'<li><span class="n c-{e(c)}">{v["count"]:,}</span>{e(c)}</li>' for c, v in classes
+    )
+    out.append(
+        (
+            "classes",
+            "Classes",
+            _section(
+                "classes",
+                "Classes",
+                f'<ul class="cards">{cards}</ul>',
+                _table(
+                    ["class", "sdists", "downloads (30 d)"],
+                    (
+                        [
+                            f'<span class="c-{e(c)}">{e(c)}</span>',
+                            f"{v['count']:,}",
+                            _n(v["downloads"]),
+                        ]
+                        for c, v in classes
+                    ),
+                    ident="t-classes",
+                    nums=2,
+                ),
+            ),
+        )
+    )
+    for key, ident, title, label in (
+        ("root_causes", "root-causes", "Root causes of the regressions", "Regressions"),
+        ("fixed_causes", "fixed", "Fixed: failed on the baseline, build on the candidate", "Fixed"),
+    ):
+        causes = report[key]
+        if causes:
+            out.append((ident, label, _section(ident, title, *map(_cause, causes))))
+    if report["warnings"]:
+        rows = [
+            [
+                e(", ".join(w.get("categories") or [w["category"]])),
+                e(w["summary"]),
+                (f'<span class="date">{e(w["due_date"])}</span>' if w["due_date"] else "")
+                + (' <strong class="c-overdue">overdue</strong>' if w.get("overdue") else ""),
+                f"{w['baseline']['sdists']:,}",
+                f"{w['candidate']['sdists']:,}",
+            ]
+            for w in report["warnings"]
+        ]
+        note = (
+            '<p class="note">Each warning once per sdist and side, grouped by its message '
+            "(quoted names, versions, numbers and the temporary build directory masked); "
+            "users never see these.</p>"
+        )
+        table = _table(
+            ["category", "message", "due", "baseline", "candidate"],
+            rows,
+            ident="t-warnings",
+            nums=2,
+            text=1,
+        )
+        out.append(("warnings", "Warnings", _section("warnings", "Warnings emitted", note, table)))
+    triage = report["triage"]
+    entries = [(label, x) for label, xs in triage.items() for x in xs]
+    if entries:
+        counts = ", ".join(f"{len(xs)} {label.replace('_', ' ')}" for label, xs in triage.items())
+        rows = [
+            [
+                e(label.replace("_", " ")),
+                e(x["target"]),
+                f"<code>{e(x['signature'] or '')}</code>",
+                " ".join(f'<code class="id">{e(c)}</code>' for c in x["codes"]),
+            ]
+            for label, x in entries
+        ]
+        out.append(
+            (
+                "static",
+                "Static vs real",
+                _section(
+                    "static",
+                    "Static vs real",
+                    f"<p>{e(counts)}.</p>",
+                    _table(
+                        ["triage", "target", "signature", "rules"], rows, ident="t-static", text=2
+                    ),
+                ),
+            )
+        )
+    if report["retry"]:
+        reasons = ", ".join(f"{k} {v}" for k, v in report["retry_reasons"].items())
+        out.append(
+            (
+                "retry",
+                "Retry",
+                _section(
+                    "retry",
+                    f"Retry list ({len(report['retry'])})",
+                    f'<p class="note">{e(reasons)}; <code>--retry</code> builds them again.</p>',
+                    "<p>" + ", ".join(e(t) for t in report["retry"]) + "</p>",
+                ),
+            )
+        )
+    if report["not_retried"]:
+        rows = [
+            [e(x["target"]), e(x["reason"].removeprefix(f"{x['target']}: "))]
+            for x in report["not_retried"]
+        ]
+        out.append(
+            (
+                "not-retried",
+                "Not retried",
+                _section(
+                    "not-retried",
+                    "Not retried: prepare-fails no rerun changes",
+                    _table(["target", "reason"], rows, ident="t-not-retried", text=1),
+                ),
+            )
+        )
+    return out
+
+
+def _cause(cause: dict[str, Any]) -> str:
+    projects = ", ".join(cause["projects"])
+    return (
+        f"<details><summary><code>{e(cause['signature'])}</code>: {cause['count']:,} sdists, "
+        f"{_n(cause['downloads'])} downloads</summary><p>{e(projects)}</p>"
+        f"<p>e.g. {e(cause['example']['target'])}: {e(cause['example']['message'])}</p>"
+        f"<pre>{e(cause['example']['log'])}</pre></details>"
+    )
 
 
 def render_html(report: dict[str, Any]) -> str:
-    """The canary section as an HTML fragment (no script, escaped)."""
-    run = report["run"]
-    parts = [
-        '<section id="canary"><h2>Canary run '
-        f"{_e(run['run_id'])}: {_e(run['baseline'])} &rarr; {_e(run['candidate'])}</h2>",
-        f"<p>{_e(run['mode'])} mode, {report['targets']} sdists.</p>",
-        "<table><tr><th>class</th><th>sdists</th><th>downloads</th></tr>",
-    ]
-    for cls, entry in report["classes"].items():
-        if entry["count"]:
-            parts.append(
-                f"<tr><td>{_e(cls)}</td><td>{entry['count']}</td>"
-                f"<td>{_n(entry['downloads'])}</td></tr>"
-            )
-    parts.append("</table><h3>Root causes of the regressions</h3>")
-    for cause in report["root_causes"]:
-        parts.append(
-            f"<details><summary><code>{_e(cause['signature'])}</code>: {cause['count']} sdists, "
-            f"{_n(cause['downloads'])} downloads</summary><p>{_e(', '.join(cause['projects']))}"
-            f"</p><pre>{_e(cause['example']['log'])}</pre></details>"
-        )
-    parts.append(
-        "<h3>Warnings emitted</h3><table><tr><th>category</th><th>summary</th>"
-        "<th>due</th><th>baseline</th><th>candidate</th></tr>"
-    )
-    for w in report["warnings"]:
-        parts.append(
-            f"<tr><td>{_e(w['category'])}</td><td>{_e(w['summary'])}</td>"
-            f"<td>{_e(w['due_date'] or '')}{' (overdue)' if w.get('overdue') else ''}</td>"
-            f"<td>{w['baseline']['sdists']}</td><td>{w['candidate']['sdists']}</td></tr>"
-        )
-    parts.append(
-        "</table><h3>Static vs real</h3><table><tr><th>triage</th><th>target</th>"
-        "<th>signature</th><th>rules</th></tr>"
-    )
-    for label, entries in report["triage"].items():
-        for entry in entries:
-            parts.append(
-                f"<tr><td>{_e(label)}</td><td>{_e(entry['target'])}</td>"
-                f"<td><code>{_e(entry['signature'] or '')}</code></td>"
-                f"<td>{_e(', '.join(entry['codes']))}</td></tr>"
-            )
-    parts.append("</table></section>")
-    return "\n".join(parts)
+    """The canary sections with something to show, as HTML (no script, escaped)."""
+    return "\n".join(html for _, _, html in _sections(report))
 
 
 def page_html(report: dict[str, Any]) -> str:
-    """A self-contained HTML page with the canary section (no script, no network)."""
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'\">"
-        f"<title>sapper canary {_e(report['run']['run_id'])}</title><style>"
-        "body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}"
-        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;"
-        "text-align:left;vertical-align:top}pre{background:#f4f4f4;padding:.5rem;"
-        "overflow-x:auto}</style></head><body>\n" + render_html(report) + "\n</body></html>\n"
+    """A self-contained HTML page of the run, in the style of ``sapper report``'s page (no
+    script, no network)."""
+    run = report["run"]
+    facts = [
+        f"{run.get('baseline')} \u2192 {run.get('candidate')}",
+        f"{run.get('mode')} mode",
+        f"{report['targets']:,} sdists",
+    ]
+    for side in ("baseline_env", "candidate_env"):
+        if run.get(side) and run[side] not in ("[]", ""):
+            facts.append(f"{side.replace('_', ' ')} {run[side]}")
+    if run.get("corpus"):
+        facts.append(f"corpus {run['corpus']}")
+    facts += [f"{k} {run[k]}" for k in ("created", "finished") if run.get(k)]
+    sections = _sections(report)
+    return page(
+        title=f"sapper canary {run.get('run_id')}",
+        heading=f"sapper canary run {run.get('run_id')}",
+        meta=" &middot; ".join(e(f) for f in facts),
+        nav=[(ident, label) for ident, label, _ in sections],
+        sections=[html for _, _, html in sections],
+        footer="<p>Downloads are 30-day counts of the projects on the top list. The same "
+        "numbers, as JSON: <code>sapper report --canary --format json</code>.</p>",
     )
 
 

@@ -14,69 +14,16 @@ from html import escape
 from typing import Any
 
 from ..model import STATUSES
+from ._page import labelled, page
 from .json import pypi_url, report_dict
 from .summary import CLASSES, INCIDENT_VERSION, Count, Summary, share
-from .svg import Series, columns, hbars, lines
+from .svg import Series, changes, columns, hbars, lines
 from .text import human, percent
 
 __all__ = ["READY_MARKER", "render_html"]
 
 #: Logged to the console by the page's script once it has run (the browser test looks for it).
 READY_MARKER = "sapper-report: ready"
-
-_CSP = (
-    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-    "img-src data:; base-uri 'none'; form-action 'none'"
-)
-
-_CSS = """
-:root { --fails: #c0392b; --overdue: #d68910; --deprecated: #7d8fa3; --builds: #1e8449;
-  --unknown: #95a5a6; --error: #4a235a; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; }
-* { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink);
-  margin: 0; background: #fff; }
-header, main, footer { max-width: 1100px; margin: 0 auto; padding: 0 20px; }
-header { padding-top: 18px; }
-h1 { font-size: 1.6em; margin: 0.2em 0; }
-h2 { font-size: 1.25em; margin: 1.8em 0 0.4em; border-bottom: 1px solid var(--line); }
-p.meta, p.note, figcaption { color: var(--muted); }
-nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }
-a { color: #0550ae; }
-.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; padding: 0; list-style: none; }
-.cards li { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px;
-  min-width: 150px; }
-.cards .n { font-size: 1.5em; font-weight: 600; display: block; }
-table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 0.93em; }
-th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0;
-  cursor: pointer; color: inherit; text-align: inherit; }
-th[aria-sort=ascending] button::after { content: " \\25B2"; }
-th[aria-sort=descending] button::after { content: " \\25BC"; }
-code { font-size: 0.95em; }
-.warn { border-left: 4px solid var(--overdue); padding-left: 8px; }
-.st-removed, .c-fails { color: var(--fails); font-weight: 600; }
-.st-overdue, .c-overdue { color: var(--overdue); font-weight: 600; }
-.c-builds { color: var(--builds); }
-svg.chart { max-width: 100%; height: auto; display: block; margin: 10px 0; }
-svg.chart text { font: 11px system-ui, sans-serif; fill: var(--ink); }
-svg.chart .grid { stroke: var(--line); stroke-dasharray: 2 3; }
-svg.chart .axis { stroke: var(--muted); }
-svg.chart .mark { stroke: var(--fails); stroke-dasharray: 4 3; }
-svg.chart .line { fill: none; stroke-width: 2; }
-.s-fails, .s-removed { fill: var(--fails); stroke: var(--fails); }
-.s-overdue { fill: var(--overdue); stroke: var(--overdue); }
-.s-deprecated { fill: var(--deprecated); stroke: var(--deprecated); }
-.s-builds { fill: var(--builds); stroke: var(--builds); }
-.s-unknown { fill: var(--unknown); stroke: var(--unknown); }
-.s-error { fill: var(--error); stroke: var(--error); }
-polyline.s-overdue { stroke-dasharray: 5 3; }
-details { margin: 6px 0 14px; }
-figure { margin: 12px 0 20px; }
-figcaption { font-size: 0.9em; }
-footer { margin: 40px auto 30px; color: var(--muted); font-size: 0.9em; }
-"""
 
 _SCRIPT = """
 (function () {
@@ -177,7 +124,7 @@ def _table(caption: str, head: str, rows: Sequence[str], ident: str) -> str:
     return (
         f'<table class="sortable" id="{_e(ident)}"><caption class="visually-hidden">'
         f"{_e(caption)}</caption><thead><tr>{head}</tr></thead><tbody>\n"
-        + "\n".join(f"<tr>{r}</tr>" for r in rows)
+        + "\n".join(f"<tr>{labelled(head, r)}</tr>" for r in rows)
         + "\n</tbody></table>"
     )
 
@@ -208,7 +155,7 @@ def _section_totals(summary: Summary) -> str:
     out.extend(f'<li><span class="n">{_e(v)}</span>{_e(k)}</li>' for k, v in cards)
     out.append("</ul>")
     rows = [
-        f'<td class="c-{cls}">{_e(cls)}</td><td>{_e(_CLASS_TEXT[cls])}</td>'
+        f'<td class="c-{cls}">{_e(cls)}</td><td class="text">{_e(_CLASS_TEXT[cls])}</td>'
         + _count_cells(c, whole)
         for cls, c in t.classes
     ]
@@ -279,8 +226,9 @@ def _section_rules(summary: Summary) -> str:
     rows = []
     for r in per_rule:
         cells = (
-            f'<td><code title="{_e(r.summary)}">{_e(r.code)}</code></td><td>{_e(r.slug)}</td>'
-            f"<td>{_inline(r.summary)}</td>" + _count_cells(r.count, whole)
+            f'<td><code class="id" title="{_e(r.summary)}">{_e(r.code)}</code></td>'
+            f'<td><span class="slug">{_e(r.slug)}</span></td>'
+            f'<td class="text">{_inline(r.summary)}</td>' + _count_cells(r.count, whole)
         )
         for st in statuses:
             sub = by.get((r.code, st))
@@ -317,7 +265,7 @@ def _section_rules(summary: Summary) -> str:
                     )
                     for i, c in enumerate(labels)
                 ),
-                labels=[f"{r.code} {r.slug}"[:34] for r in per_rule],
+                labels=[f"{r.code} {r.slug}" for r in per_rule],
                 series=series,
                 scale=float(scale),
                 fmt=lambda v: human(int(v)),
@@ -356,7 +304,8 @@ def _section_what_if(summary: Summary) -> str:
         out.append("<p>No overdue or pending deprecations in this scan.</p></section>")
         return "\n".join(out)
     rows = [
-        f'<td><code title="{_e(w.summary)}">{_e(w.code)}</code> {_e(w.slug)}</td>'
+        f'<td><code class="id" title="{_e(w.summary)}">{_e(w.code)}</code> '
+        f'<span class="slug">{_e(w.slug)}</span></td>'
         f'<td class="st-{_e(w.status)}">{_e(w.status)}</td><td>{_e(w.due_date or "")}</td>'
         + _count_cells(w.count, whole)
         + "<td>"
@@ -434,11 +383,40 @@ def _section_versions(summary: Summary) -> str:
                 ),
             ],
             fmt=lambda x: human(round(x)),
-            marks=("78.0.1",),
+            marks=(INCIDENT_VERSION,),
+        )
+    )
+    out.append(
+        _figure(
+            changes(
+                ident="chart-versions-change",
+                title="Sdists newly failing and newly building at each version",
+                desc="Against the key version before it: "
+                + "; ".join(
+                    f"{v.version}: {v.newly_failing} newly fail, {v.newly_building} newly build"
+                    for v in versions[1:]
+                    if v.newly_failing or v.newly_building
+                ),
+                labels=labels,
+                up=Series(
+                    name="newly failing",
+                    css="s-fails",
+                    values=tuple(float(v.newly_failing) for v in versions),
+                ),
+                down=Series(
+                    name="newly building",
+                    css="s-builds",
+                    values=tuple(float(v.newly_building) for v in versions),
+                ),
+                marks=(INCIDENT_VERSION,),
+            ),
+            "What each release changed, against the key version before it (logarithmic "
+            f"scale, so that a release breaking a few sdists, such as {INCIDENT_VERSION}, "
+            "shows beside one breaking hundreds)",
         )
     )
     rows = [
-        f'<td data-sort="{i}">{_e(v.version)}</td><td>{_e(v.date or "")}</td>'
+        f'<td data-sort="{i}">{_e(v.version)}</td><td class="date">{_e(v.date or "")}</td>'
         + _count_cells(v.fails, whole)
         + _num(v.fails_enforced.sdists)
         + _num(v.fails_enforced.downloads)
@@ -569,7 +547,7 @@ def _section_at_risk(summary: Summary) -> str:
         + "<td>"
         + " ".join(f"<code>{_e(c)}</code>" for c in a.codes)
         + "</td>"
-        + f"<td>{_e((a.upload_time or '')[:10])}</td>"
+        + f'<td class="date">{_e((a.upload_time or "")[:10])}</td>'
         for a in summary.at_risk
     ]
     head = (
@@ -624,42 +602,26 @@ def render_html(summary: Summary) -> str:
         ("years", "By year"),
         ("at-risk", "Most at risk"),
     ]
-    body = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>sapper report: {_e(s.path)}</title>",
-        f"<style>{_CSS}.visually-hidden {{ position: absolute; width: 1px; height: 1px; "
-        "overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }</style>",
-        "</head>",
-        "<body>",
-        "<header>",
-        "<h1>sapper report</h1>",
-        f'<p class="meta">{_e(s.path)} &middot; {" &middot; ".join(_e(f) for f in facts)}</p>',
-        '<nav aria-label="sections"><ul>'
-        + "".join(f'<li><a href="#{k}">{_e(v)}</a></li>' for k, v in sections)
-        + "</ul></nav>",
-        "</header>",
-        "<main>",
-        _section_totals(summary),
-        _section_rules(summary),
-        _section_what_if(summary),
-        _section_versions(summary),
-        _section_incident(summary),
-        _section_years(summary),
-        _section_at_risk(summary),
-        "</main>",
-        "<footer><p>Projects and downloads count each project once, by its "
+    return page(
+        title=f"sapper report: {s.path}",
+        heading="sapper report",
+        meta=f"{_e(s.path)} &middot; {' &middot; '.join(_e(f) for f in facts)}",
+        nav=sections,
+        sections=[
+            _section_totals(summary),
+            _section_rules(summary),
+            _section_what_if(summary),
+            _section_versions(summary),
+            _section_incident(summary),
+            _section_years(summary),
+            _section_at_risk(summary),
+        ],
+        footer="<p>Projects and downloads count each project once, by its "
         + (f"release current on {_e(summary.as_of)}" if summary.as_of else "newest scanned sdist")
         + "; downloads are 30-day counts from the top list. The same numbers, as JSON, are "
         "embedded in this page (<code>#sapper-report-data</code>) and printed by "
-        "<code>sapper report --format json</code>.</p></footer>",
-        _json_script(report_dict(summary)),
-        f"<script>{_SCRIPT.replace('%READY%', READY_MARKER)}</script>",
-        "</body>",
-        "</html>",
-    ]
-    return "\n".join(body) + "\n"
+        "<code>sapper report --format json</code>.</p>",
+        tail=_json_script(report_dict(summary))
+        + f"\n<script>{_SCRIPT.replace('%READY%', READY_MARKER)}</script>",
+        script=True,
+    )

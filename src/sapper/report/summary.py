@@ -399,7 +399,12 @@ def _versions(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> tuple[VersionRo
         sql.format(rel="p", downloads="coalesce(sum(s.pdl), 0)", sdl="coalesce(sum(s.sdl), 0)"),
     )
     rows: list[VersionRow] = []
-    for v in versions:
+    for index, v in enumerate(versions):
+        newly = [0, 0]
+        for fails, _enforced, n, _dl, _sdl in sdist_groups if index else ():
+            now, was = contains(fails, v), contains(fails, versions[index - 1])
+            if now != was:
+                newly[0 if now else 1] += int(n)
         f = [0, 0, 0, 0]
         e = [0, 0, 0, 0]
         for groups, slot in ((sdist_groups, 0), (project_groups, 1)):
@@ -427,6 +432,8 @@ def _versions(con: duckdb.DuckDBPyConnection, cat: Catalogue) -> tuple[VersionRo
                 ),
                 then=then,
                 then_total=then_total,
+                newly_failing=newly[0],
+                newly_building=newly[1],
             )
         )
     return tuple(rows)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-__all__ = ["Series", "columns", "hbars", "lines", "nice_ticks"]
+__all__ = ["Series", "changes", "columns", "hbars", "lines", "nice_ticks", "text_width"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,16 +53,31 @@ def _open(ident: str, title: str, desc: str, width: float, height: float) -> lis
     ]
 
 
-def _legend(series: Sequence[Series], x: float, y: float) -> list[str]:
+#: The width of a character of the charts' 11 px text, on the wide side (for layout).
+CHAR_W = 6.6
+
+
+def text_width(text: str) -> float:
+    """The width ``text`` takes in a chart, estimated generously (never cut)."""
+    return CHAR_W * len(text)
+
+
+def _legend(series: Sequence[Series], x: float, y: float, right: float) -> tuple[list[str], float]:
+    """The legend from ``(x, y)``, wrapped before ``right``: (its elements, the baseline
+    of its last row)."""
     out = ['<g class="legend" aria-hidden="true">']
+    start = x
     for s in series:
+        step = 24 + text_width(s.name)
+        if x > start and x + step - 10 > right:
+            x, y = start, y + 16
         out.append(
             f'<rect x="{_fmt(x)}" y="{_fmt(y - 9)}" width="10" height="10" class="{s.css}"/>'
         )
         out.append(f'<text x="{_fmt(x + 14)}" y="{_fmt(y)}">{escape(s.name)}</text>')
-        x += 24 + 7 * len(s.name)
+        x += step
     out.append("</g>")
-    return out
+    return out, y
 
 
 def hbars(
@@ -75,15 +90,23 @@ def hbars(
     scale: float,
     fmt: Callable[[float], str],
 ) -> str:
-    """Horizontal stacked bars, one per label; ``scale`` is the value of a full-width bar."""
-    label_w, bar_w, row_h = 240.0, 420.0, 22.0
-    width = label_w + bar_w + 70
-    height = 30 + row_h * len(labels) + 10
+    """Horizontal stacked bars, one per label; ``scale`` is the value of a full-width bar.
+
+    The label column is as wide as the longest label and the value column as the longest
+    value, so that neither is cut."""
+    bar_w, row_h = 420.0, 22.0
+    label_w = max(60.0, max((text_width(label) for label in labels), default=0.0) + 14)
+    totals = [sum(s.values[i] for s in series) for i in range(len(labels))]
+    value_w = max((text_width(fmt(t)) for t in totals), default=0.0) + 12
+    width = label_w + bar_w + value_w
+    head, last = _legend(series, label_w, 14, width)
+    top = last + 16
+    height = top + row_h * len(labels) + 10
     out = _open(ident, title, desc, width, height)
-    out.extend(_legend(series, label_w, 14))
+    out.extend(head)
     scale = scale or 1.0
     for i, label in enumerate(labels):
-        y = 30 + i * row_h
+        y = top + i * row_h
         out.append(
             f'<text class="label" x="{_fmt(label_w - 8)}" y="{_fmt(y + 14)}" '
             f'text-anchor="end">{escape(label)}</text>'
@@ -119,15 +142,17 @@ def columns(
     fmt: Callable[[float], str],
 ) -> str:
     """Vertical stacked columns, one per label, scaled to the tallest stack."""
-    left, top, plot_h, bottom = 56.0, 30.0, 200.0, 40.0
+    left, plot_h, bottom = 56.0, 200.0, 40.0
     step = max(14.0, min(48.0, 640.0 / max(len(labels), 1)))
-    width = left + step * len(labels) + 20
+    width = max(left + step * len(labels) + 20, 360)
+    head, last = _legend(series, left, 14, width)
+    top = last + 16
     height = top + plot_h + bottom
     totals = [sum(s.values[i] for s in series) for i in range(len(labels))]
     ticks = nice_ticks(max(totals, default=0.0))
     peak = ticks[-1]
-    out = _open(ident, title, desc, max(width, 360), height)
-    out.extend(_legend(series, left, 14))
+    out = _open(ident, title, desc, width, height)
+    out.extend(head)
     base = top + plot_h
     out.append(
         f'<line class="axis" x1="{_fmt(left)}" y1="{_fmt(base)}" '
@@ -178,8 +203,11 @@ def lines(
 ) -> str:
     """Step lines over categorical x values (setuptools versions); ``marks`` are labels
     to draw a vertical guide at."""
-    left, top, plot_w, plot_h, bottom = 56.0, 30.0, 640.0, 200.0, 56.0
-    width, height = left + plot_w + 50, top + plot_h + bottom
+    left, plot_w, plot_h, bottom = 56.0, 640.0, 200.0, 56.0
+    width = left + plot_w + 50
+    head, last = _legend(series, left, 14, width)
+    top = last + 16
+    height = top + plot_h + bottom
     ticks = nice_ticks(max((v for s in series for v in s.values), default=0.0))
     peak = ticks[-1]
     n = max(len(labels) - 1, 1)
@@ -192,7 +220,7 @@ def lines(
         return base - plot_h * v / peak
 
     out = _open(ident, title, desc, width, height)
-    out.extend(_legend(series, left, 14))
+    out.extend(head)
     for tick in ticks:
         y = py(tick)
         out.append(
@@ -225,6 +253,88 @@ def lines(
                 f'<circle class="{s.css}" cx="{_fmt(px(i))}" cy="{_fmt(py(v))}" r="2.5">'
                 f"<title>setuptools {escape(labels[i])}, {escape(s.name)}: "
                 f"{escape(fmt(v))}</title></circle>"
+            )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _symlog(value: float) -> float:
+    return math.log10(1 + abs(value))
+
+
+def changes(
+    *,
+    ident: str,
+    title: str,
+    desc: str,
+    labels: Sequence[str],
+    up: Series,
+    down: Series,
+    marks: Sequence[str] = (),
+) -> str:
+    """Columns up (``up``'s values) and down (``down``'s) from a zero line, one pair per
+    label, on a logarithmic scale (``log10(1 + n)``, ticks at 1, 10, 100...): a change of
+    one sdist in a thousand stands beside one of hundreds. ``marks``: labels drawn in bold
+    with a guide."""
+    left, half, bottom = 56.0, 100.0, 56.0
+    step = max(10.0, min(40.0, 640.0 / max(len(labels), 1)))
+    width = max(left + step * len(labels) + 30, 360)
+    head, last = _legend((up, down), left, 14, width)
+    top = last + 16
+    zero = top + half
+    height = zero + half + bottom
+    peak = max((v for s in (up, down) for v in s.values), default=0.0)
+    decades = max(1, math.ceil(math.log10(max(peak, 1) + 1)))
+    ticks = [10**k for k in range(decades + 1) if 10**k <= max(peak, 1) * 10]
+
+    def h(value: float) -> float:
+        return half * _symlog(value) / _symlog(10**decades)
+
+    out = _open(ident, title, desc, width, height)
+    out.extend(head)
+    right = left + step * len(labels)
+    out.append(
+        f'<line class="axis" x1="{_fmt(left)}" y1="{_fmt(zero)}" x2="{_fmt(right)}" '
+        f'y2="{_fmt(zero)}"/>'
+    )
+    out.append(
+        f'<text class="tick" x="{_fmt(left - 6)}" y="{_fmt(zero + 4)}" text-anchor="end">0</text>'
+    )
+    for tick in ticks:
+        for sign, prefix in ((-1, "+"), (1, "\u2212")):
+            y = zero + sign * h(tick)
+            out.append(
+                f'<line class="grid" x1="{_fmt(left)}" y1="{_fmt(y)}" x2="{_fmt(right)}" '
+                f'y2="{_fmt(y)}"/>'
+            )
+            out.append(
+                f'<text class="tick" x="{_fmt(left - 6)}" y="{_fmt(y + 4)}" '
+                f'text-anchor="end">{prefix}{tick:,}</text>'
+            )
+    for i, label in enumerate(labels):
+        x = left + i * step
+        for series, sign in ((up, -1), (down, 1)):
+            value = series.values[i]
+            if value <= 0:
+                continue
+            y = zero if sign > 0 else zero - h(value)
+            out.append(
+                f'<rect class="{series.css}" x="{_fmt(x + 2)}" y="{_fmt(y)}" '
+                f'width="{_fmt(step - 4)}" height="{_fmt(h(value))}">'
+                f"<title>setuptools {escape(label)}: {value:,.0f} {escape(series.name)}"
+                "</title></rect>"
+            )
+        if label in marks:
+            out.append(
+                f'<line class="mark" x1="{_fmt(x + step / 2)}" y1="{_fmt(top)}" '
+                f'x2="{_fmt(x + step / 2)}" y2="{_fmt(zero + half)}"/>'
+            )
+        beside = any(labels[j] in marks for j in (i - 1, i + 1) if 0 <= j < len(labels))
+        if label in marks or len(labels) <= 24 or (i % 2 == 0 and not beside):
+            weight = ' font-weight="bold"' if label in marks else ""
+            out.append(
+                f'<text class="tick"{weight} transform="translate({_fmt(x + step / 2)},'
+                f'{_fmt(zero + half + 10)}) rotate(40)">{escape(label)}</text>'
             )
     out.append("</svg>")
     return "\n".join(out)
