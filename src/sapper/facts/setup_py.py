@@ -4,6 +4,7 @@ static values, import sites, and the project's own modules setup.py imports."""
 from __future__ import annotations
 
 import ast
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -345,6 +346,10 @@ def sys_path_modified(tree: ast.Module) -> bool:
     return False
 
 
+#: Source bytes of project modules whose syntax trees :meth:`SetupPyFacts.module` keeps.
+MODULE_CACHE_BYTES = 1 << 20
+
+
 @dataclass(frozen=True, slots=True)
 class Keyword:
     """A ``setup()`` keyword argument, its value if statically known, and where it is."""
@@ -414,7 +419,9 @@ class SetupPyFacts:
 
         self._files = files
         self.target = target or running_target()
-        self._modules: dict[str, ast.Module | None] = {}
+        #: parsed project modules, most recently used last, and the source bytes they hold
+        self._modules: OrderedDict[str, ast.Module | None] = OrderedDict()
+        self._module_bytes = 0
 
     @property
     def exists(self) -> bool:
@@ -441,10 +448,24 @@ class SetupPyFacts:
         return syntax_problem(self._files.files.get(PATH), python)
 
     def module(self, path: str) -> ast.Module | None:
-        """The syntax tree of another Python file of the project (parsed once)."""
-        if path not in self._modules:
-            self._modules[path] = parse_module(self._files.files.get(path), path)
-        return self._modules[path]
+        """The syntax tree of another Python file of the project.
+
+        Trees are kept for the next rule that walks the same imports, but only up to
+        :data:`MODULE_CACHE_BYTES` of source (a syntax tree takes some 30 times its
+        source's bytes): a walk through a large project's whole import graph (mypy's
+        setup.py reaches most of mypy and mypyc) would otherwise hold every tree at once.
+        Beyond it the least recently used trees are dropped and parsed again if asked."""
+        if path in self._modules:
+            self._modules.move_to_end(path)
+            return self._modules[path]
+        source = self._files.files.get(path)
+        tree = parse_module(source, path)
+        self._modules[path] = tree
+        self._module_bytes += len(source or b"")
+        while self._module_bytes > MODULE_CACHE_BYTES and len(self._modules) > 1:
+            old, _ = self._modules.popitem(last=False)
+            self._module_bytes -= len(self._files.files.get(old) or b"")
+        return tree
 
     @cached_property
     def import_sites(self) -> tuple[ImportSite, ...]:
