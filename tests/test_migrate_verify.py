@@ -309,7 +309,17 @@ SAME = [
         replace(BASE, metadata=_meta(add=("License-Expression: Apache-2.0 OR MIT",))),
     ),
     (
-        "entry-point-whitespace",  # normalisation 3
+        "requires-python-spelling",  # normalisation 3
+        replace(BASE, metadata=_meta(add=("Requires-Python: >= 3.10",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.10",))),
+    ),
+    (
+        "requires-python-order",  # normalisation 3
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.8, <4",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: <4,>=3.8",))),
+    ),
+    (
+        "entry-point-whitespace",  # normalisation 4
         replace(
             BASE,
             entry_points="[console_scripts]\ndemo=demo.cli : main\n\n[demo.plugins]\na =  demo.a\n",
@@ -378,6 +388,18 @@ NOT_SAME = [
         replace(BASE, metadata=_meta(add=("License-Expression: MIT",))),
         replace(BASE, metadata=_meta(add=("License: MIT",))),
         ["METADATA License", "METADATA License-Expression"],
+    ),
+    (
+        "requires-python-other",
+        replace(BASE, metadata=_meta(add=("Requires-Python: >= 3.10",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.9",))),
+        ["METADATA Requires-Python"],
+    ),
+    (
+        "requires-python-unparsable",  # compared as written
+        replace(BASE, metadata=_meta(add=("Requires-Python: >= 3.10 or so",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.10 or so",))),
+        ["METADATA Requires-Python"],
     ),
     (
         "entry-point-name-space",

@@ -29,7 +29,12 @@ installed result, and nowhere else:
    declares a license string only as a PEP 639 expression, which setuptools writes as
    ``License-Expression``; PEP 639 deprecates ``License`` in favour of it for exactly
    this content. A ``License`` that is not a valid expression is compared as written.
-3. Entry point values are compared with their whitespace removed (``mod : func`` is
+3. ``Requires-Python`` is compared as a specifier set (``>= 3.10`` is ``>=3.10``;
+   ``<4,>=3.8`` is ``>=3.8, <4``): setuptools writes a ``[project]`` ``requires-python``
+   through :class:`packaging.specifiers.SpecifierSet` (canonical spelling, sorted), a
+   legacy ``python_requires`` as written; pip and uv parse both into the same set. A
+   value that does not parse is compared as written.
+4. Entry point values are compared with their whitespace removed (``mod : func`` is
    ``mod:func``; the entry point grammar ignores it), before an extras list kept apart.
 
 ``Metadata-Version`` is compared: both wheels come from the same setuptools, which picks
@@ -224,7 +229,7 @@ _EXTRAS_RE = re.compile(r"\[(?P<extras>[^\]]*)\]\s*$")
 
 
 def _entry_point_value(value: str) -> str:
-    """Normalisation 3: ``mod : func [a, b]`` -> ``mod:func [a,b]``."""
+    """Normalisation 4: ``mod : func [a, b]`` -> ``mod:func [a,b]``."""
     extras = ""
     match = _EXTRAS_RE.search(value)
     if match:
@@ -269,14 +274,24 @@ def _only(these: Iterable[str] | None, others: Iterable[str] | None) -> str:
 
 
 def _fields(headers: list[tuple[str, str]]) -> dict[str, Counter[str]]:
-    """Header values by lower-cased field name, with normalisation 1 applied."""
+    """Header values by lower-cased field name, with normalisations 1 and 3 applied."""
     out: dict[str, Counter[str]] = {}
     for name, value in headers:
         key = name.lower()
-        if key == "dynamic":
-            continue
-        out.setdefault(key, Counter())[value] += 1
+        if key != "dynamic":
+            text = _specifiers(value) if key == "requires-python" else value
+            out.setdefault(key, Counter())[text] += 1
     return out
+
+
+def _specifiers(text: str) -> str:
+    """Normalisation 3: a specifier set in packaging's spelling (sorted, no spaces)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        return str(SpecifierSet(text))
+    except InvalidSpecifier:
+        return text
 
 
 def _canonical_license(text: str) -> str | None:
