@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from archive_factory import file, make_tar
@@ -279,3 +280,28 @@ def test_a_migrated_sdist_is_proven_equivalent(sandboxed, tmp_path):
     assert verification is not None
     assert verification.status == "equivalent", verification
     assert report.verifications() == {"equivalent": 1}
+
+
+def test_json_keys_are_documented():
+    from test_json_docs import _compare, _maps, documented, key_paths
+
+    from sapper.migrate import Refusal
+
+    lost = WheelDifference("entry_points [console_scripts]", "b = b:main", "(absent)")
+    report = CorpusReport(
+        entries=(
+            replace(_entry("a", "equivalent"), notes=("setup.py kept: ext_modules",)),
+            _entry("b", "different", lost),
+            _entry("c", "unverified"),
+            CorpusEntry(target="f", outcome="error", detail="KeyError: 'x'"),
+            CorpusEntry(
+                target="g",
+                outcome="refused",
+                refusals=(Refusal("setup-py-opaque", "setup() is computed", "setup.py", 3),),
+            ),
+        ),
+    )
+    data = json.loads(json.dumps(report.as_json()))
+    doc = documented("`sapper scan --migrate --migrate-json`: the migration measurement")
+    _compare(doc, key_paths(data, "", _maps(doc)))
+    assert data["schema"] == "sapper.migrate-corpus/1"

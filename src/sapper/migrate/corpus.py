@@ -133,6 +133,7 @@ class CorpusReport:
     def as_json(self) -> dict[str, Any]:
         """The JSON form (``sapper scan --migrate --migrate-json``)."""
         return {
+            "schema": "sapper.migrate-corpus/1",
             "complete": self.complete,
             "verify_sample": self.verify_sample,
             "sdists": len(self.entries),
