@@ -82,6 +82,13 @@ COMMAND_EXIT_CODES: Mapping[str, Mapping[ExitCode, str]] = {
         ExitCode.TARGET_ERROR: "a target could not be read",
         ExitCode.INTERRUPTED: _INTERRUPTED,
     },
+    "migrate": {
+        ExitCode.OK: "migrated (with --diff: would be), or nothing to migrate",
+        ExitCode.USAGE: "usage error (an sdist without -o DIR or --diff, bad option)",
+        ExitCode.TARGET_ERROR: "refused, could not be verified, or the wheel would differ: "
+        "nothing written; or the target could not be read",
+        ExitCode.INTERRUPTED: _INTERRUPTED,
+    },
     "scan": {
         ExitCode.OK: "done (bad targets are rows with an error)",
         ExitCode.USAGE: "usage error",

@@ -104,11 +104,10 @@ _LISTS = frozenset(
 )  # fmt: skip
 _DICTS = frozenset({"project_urls", "package_dir"})
 _BOOLS = frozenset({"zip_safe", "include_package_data"})
-#: Keys whose ``file:`` directive setuptools expands (the others keep the text as is).
+#: Keys whose ``file:`` directive setuptools expands (for the others the text is a value).
 _FILE_KEYS = frozenset(
-    {"version", "long_description", "classifiers", "license", "install_requires",
-     "description", "keywords", "platforms", "provides", "requires", "obsoletes"}
-)  # fmt: skip
+    {"version", "long_description", "classifiers", "description", "install_requires"}
+)
 
 
 def cfg_value(key: str, raw: str) -> Any:

@@ -108,7 +108,7 @@ def edit_setup_cfg(text: str, moved: Iterable[tuple[Given, str]]) -> CfgEdit:
             if _comment(doc.lines[i]):
                 comments.append((to, doc.lines[i].strip().lstrip("#;").strip()))
             gone.add(i)
-            doc._replace[i] = []  # noqa: SLF001 - the line-edit API of the same package family
+            doc._replace[i] = []  # IniDoc's line edits
 
     for given, to in moved:
         if given.origin != "cfg" or given.section is None:
@@ -123,11 +123,11 @@ def edit_setup_cfg(text: str, moved: Iterable[tuple[Given, str]]) -> CfgEdit:
                     opt.deleted = True
             touched.add(given.section)
             continue
-        opt = doc.find(given.section, given.cfg_name or given.key)
-        if opt is None:
+        found = doc.find(given.section, given.cfg_name or given.key)
+        if found is None:
             continue
-        take(opt.line, opt.last, to)
-        opt.deleted = True
+        take(found.line, found.last, to)
+        found.deleted = True
         touched.add(given.section)
     for name in sorted(touched):
         doc.drop_section_if_empty(name)

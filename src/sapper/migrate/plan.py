@@ -27,7 +27,7 @@ __all__ = ["plan_migration"]
 #: The platforms and Pythons a setup.py value must not differ between to move: a value
 #: that does would be pinned to one of them in pyproject.toml.
 _PLATFORMS = ("linux", "win32", "darwin")
-_PYTHONS = ("3.8", "3.13")
+_PYTHONS = ("2.7", "3.6", "3.8", "3.13")
 
 _SETUPTOOLS_BACKENDS = frozenset({"setuptools.build_meta", "setuptools.build_meta:__legacy__"})
 
@@ -72,7 +72,13 @@ def _read_setup_py(
         return (
             {},
             None,
-            [Refusal("setup-py-calls", f"setup.py calls setup() more than once ({lines})", "setup.py")],
+            [
+                Refusal(
+                    "setup-py-calls",
+                    f"setup.py calls setup() more than once (lines {lines})",
+                    "setup.py",
+                )
+            ],
             None,
         )
     unseen = facts.unseen or (
@@ -81,8 +87,8 @@ def _read_setup_py(
         else None
     )
     if unseen is not None:
-        call = run.calls[0].call
-        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", call.lineno)], None
+        line = run.calls[0].call.lineno
+        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
     call = run.calls[0]
     direct = {kw.arg for kw in call.call.keywords if kw.arg is not None}
     # the same keywords on other platforms and Pythons
@@ -90,9 +96,7 @@ def _read_setup_py(
     for platform in _PLATFORMS:
         for version in _PYTHONS:
             other = SetupPyFacts(files, make_target(version, platform))
-            others.append(
-                {k.name: k.value for k in other.keywords} if not other.opaque else {}
-            )
+            others.append({k.name: k.value for k in other.keywords} if not other.opaque else {})
     given: dict[str, Given] = {}
     for kw in facts.keywords:
         varies = kw.name in call.maybe or any(
@@ -115,7 +119,7 @@ def _same(a: Any, b: Any) -> bool:
         return a is b
     try:
         return bool(a == b) and type(a) is type(b)
-    except Exception:  # noqa: BLE001 - a value whose comparison fails is not the same
+    except Exception:  # a value whose comparison fails is not the same
         return False
 
 
@@ -168,7 +172,13 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             return _refused(
                 root,
-                [Refusal("pyproject-unreadable", f"pyproject.toml does not parse: {exc}", "pyproject.toml")],
+                [
+                    Refusal(
+                        "pyproject-unreadable",
+                        f"pyproject.toml does not parse: {exc}",
+                        "pyproject.toml",
+                    )
+                ],
                 notes,
             )
         if "project" in existing:
@@ -211,7 +221,12 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
     given = _merge(py_given, cfg_given)
     if not any(g.section in {"metadata", "options"} or g.origin == "py" for g in given.values()):
         notes.append("setup.py and setup.cfg configure nothing sapper can move")
-    outcome = translate(given, files.files)
+    requires = existing.get("build-system", {}).get("requires", [])
+    scm = "setuptools_scm" in existing.get("tool", {}) or any(
+        isinstance(r, str) and r.replace("-", "_").lower().startswith("setuptools_scm")
+        for r in (requires if isinstance(requires, list) else [])
+    )
+    outcome = translate(given, files.files, scm=scm)
     notes += outcome.notes
     if outcome.refusals:
         return _refused(root, outcome.refusals, notes)

@@ -52,24 +52,28 @@ class _Remover(cst.CSTTransformer):
         pos = self.get_metadata(PositionProvider, original_node)
         if self.done or pos.start.line != self.line:
             return updated_node
-        kept = [
-            a
-            for a in updated_node.args
-            if a.keyword is None or a.keyword.value not in self.remove
-        ]
+        kept: list[cst.Arg] = []
+        before_args = updated_node.whitespace_before_args
+        for arg in updated_node.args:
+            if arg.keyword is None or arg.keyword.value not in self.remove:
+                kept.append(arg)
+                continue
+            # the whitespace (and comments) after a removed argument belong to what follows
+            # it: the argument before it takes them over, with its comma or its absence
+            if kept:
+                kept[-1] = kept[-1].with_changes(
+                    comma=arg.comma, whitespace_after_arg=arg.whitespace_after_arg
+                )
+            elif isinstance(arg.comma, cst.Comma):
+                before_args = arg.comma.whitespace_after
         if len(kept) == len(updated_node.args):
             return updated_node
         self.done = True
-        last = updated_node.args[-1]
-        if kept and kept[-1] is not last:
-            # the new last argument ends as the old one did (its comma, or none, and the
-            # whitespace before the closing parenthesis)
-            kept[-1] = kept[-1].with_changes(comma=last.comma)
         if not kept:
             return updated_node.with_changes(
                 args=(), whitespace_before_args=cst.SimpleWhitespace("")
             )
-        return updated_node.with_changes(args=kept)
+        return updated_node.with_changes(args=kept, whitespace_before_args=before_args)
 
 
 def remove_keywords(source: str, call: ast.Call, remove: Mapping[str, str]) -> SetupPyEdit:
@@ -109,18 +113,26 @@ def remove_keywords(source: str, call: ast.Call, remove: Mapping[str, str]) -> S
     return SetupPyEdit(new, tuple(moved))
 
 
+def _calls_setup(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    return name == "setup"
+
+
 def _insert_block(text: str, comments: list[str]) -> str:
     """Put ``comments`` above the statement that calls ``setup()``."""
     tree = ast.parse(text)
     target: ast.stmt | None = None
     for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and any(
-            isinstance(c, ast.Call) and getattr(c.func, "id", getattr(c.func, "attr", "")) == "setup"
-            for c in ast.walk(node)
+        if (
+            isinstance(node, ast.stmt)
+            and not isinstance(node, ast.If | ast.FunctionDef | ast.With | ast.Try)
+            and (target is None or node.lineno >= target.lineno)
+            and any(_calls_setup(c) for c in ast.walk(node))
         ):
-            if target is None or node.lineno >= target.lineno:
-                if not isinstance(node, ast.If | ast.FunctionDef | ast.With | ast.Try):
-                    target = node
+            target = node
     lines = text.splitlines(keepends=True)
     at = (target.lineno - 1) if target is not None else 0
     indent = " " * (target.col_offset if target is not None else 0)

@@ -58,9 +58,7 @@ def _where(given: Given) -> str:
 
 
 def _movable(*items: Given | None) -> bool:
-    return all(
-        g is None or (g.value is not UNKNOWN and not g.varies and g.direct) for g in items
-    )
+    return all(g is None or (g.value is not UNKNOWN and not g.varies and g.direct) for g in items)
 
 
 def _why(given: Given) -> str:
@@ -74,9 +72,12 @@ def _why(given: Given) -> str:
 
 
 class _Translator:
-    def __init__(self, given: Mapping[str, Given], files: Mapping[str, bytes]) -> None:
+    def __init__(
+        self, given: Mapping[str, Given], files: Mapping[str, bytes], *, scm: bool
+    ) -> None:
         self.given = given
         self.files = files
+        self.scm = scm or "use_scm_version" in given
         self.out = Outcome()
 
     def stay(self, key: str, dynamic: tuple[str, ...], why: str | None = None) -> None:
@@ -98,9 +99,7 @@ class _Translator:
     def name(self) -> None:
         given = self.given.get("name")
         if given is None:
-            self.out.refusals.append(
-                Refusal("no-name", "the project gives no name", "setup.py")
-            )
+            self.out.refusals.append(Refusal("no-name", "the project gives no name", "setup.py"))
             return
         if not _movable(given) or not isinstance(given.value, str):
             self.out.refusals.append(
@@ -129,6 +128,11 @@ class _Translator:
         from packaging.version import InvalidVersion, Version
 
         given = self.given.get("version")
+        if given is None and self.scm:
+            # setuptools_scm sets the version (use_scm_version stays in setup.py)
+            self.out.dynamic.append("version")
+            self.out.notes.append("the version stays with setuptools_scm (dynamic)")
+            return
         if given is None:
             self.out.refusals.append(
                 Refusal("no-version", "the project gives no version", "setup.py")
@@ -143,6 +147,12 @@ class _Translator:
             )
             self.move("version", "dynamic")
             return
+        attr = self._version_attr(given)
+        if attr is not None:
+            self.out.dynamic.append("version")
+            self.out.tool_dynamic["version"] = {"attr": attr}
+            self.move("version", "dynamic")
+            return
         if _movable(given) and isinstance(value, str):
             try:
                 normal = str(Version(value))
@@ -155,6 +165,58 @@ class _Translator:
             self.stay("version", ("version",), "it is not written as a normalised version")
             return
         self.stay("version", ("version",))
+
+    def _version_attr(self, given: Given) -> str | None:
+        """``version=pkg.__version__`` (setup.py imports ``pkg``) as ``attr:``, when
+        ``pkg`` is a module of the tree that binds the name once, at module level, to a
+        normalised version literal: setuptools' ``attr:`` then reads that literal without
+        importing, and it is what the import gives."""
+        from packaging.version import InvalidVersion, Version
+
+        node = given.node
+        if not (
+            given.origin == "py"
+            and given.direct
+            and not given.varies
+            and isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+        ):
+            return None
+        module = node.value.id
+        dirs = self.given.get("package_dir")
+        base = ""
+        if dirs is not None and isinstance(dirs.value, dict):
+            base = str(dirs.value.get("", "")).strip("/")
+        prefix = f"{base}/" if base else ""
+        source = self.files.get(f"{prefix}{module}.py") or self.files.get(
+            f"{prefix}{module}/__init__.py"
+        )
+        if source is None:
+            return None
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            return None
+        bound = [
+            stmt
+            for stmt in ast.walk(tree)
+            if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            and any(
+                isinstance(t, ast.Name) and t.id == node.attr
+                for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+            )
+        ]
+        if len(bound) != 1 or bound[0] not in tree.body or isinstance(bound[0], ast.AugAssign):
+            return None
+        value = bound[0].value
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            return None
+        try:
+            if str(Version(value.value)) != value.value:
+                return None
+        except InvalidVersion:
+            return None
+        return f"{module}.{node.attr}"
 
     def description(self) -> None:
         given = self.given.get("description")
@@ -176,6 +238,20 @@ class _Translator:
         ]
         found.sort(key=lambda p: (p.count("/"), p))
         return found[0] if found else None
+
+    def _read(self, directive: Directive) -> str | None:
+        """The text of a ``file:`` directive as setuptools reads it (None: a file that is
+        not in the tree, or not a ``file:`` directive)."""
+        if directive.kind != "file" or not directive.target:
+            return None
+        texts = []
+        for path in directive.target:
+            data = self.files.get(path.strip().removeprefix("./"))
+            text = None if data is None else _text(data)
+            if text is None:
+                return None
+            texts.append(text)
+        return "\n".join(texts)
 
     def readme(self) -> None:
         long = self.given.get("long_description")
@@ -223,12 +299,20 @@ class _Translator:
             return
         if _movable(given) and isinstance(given.value, str):
             try:
-                SpecifierSet(given.value)
+                normal = str(SpecifierSet(given.value))
             except InvalidSpecifier:
-                pass
-            else:
+                normal = None
+            # setuptools writes a [project] value normalised, a setup() one as it is
+            if normal == given.value:
                 self.out.project["requires-python"] = given.value
                 self.move("python_requires", "requires-python")
+                return
+            if normal is not None:
+                self.stay(
+                    "python_requires",
+                    ("requires-python",),
+                    f"[project] would write Requires-Python as {normal!r}",
+                )
                 return
         self.stay("python_requires", ("requires-python",))
 
@@ -297,7 +381,14 @@ class _Translator:
         if given is None:
             return
         value = given.value
-        if _movable(given) and isinstance(value, Directive) and value.kind == "file":
+        text = self._read(value) if isinstance(value, Directive) else None
+        if (
+            _movable(given)
+            and text is not None
+            and text.splitlines() == [line.strip() for line in text.splitlines() if line.strip()]
+        ):
+            # setup.cfg strips the lines and drops blank ones, pyproject only splits them
+            assert isinstance(value, Directive)
             self.out.dynamic.append("classifiers")
             self.out.tool_dynamic["classifiers"] = {"file": list(value.target)}
         elif _movable(given) and _strings(value):
@@ -337,7 +428,10 @@ class _Translator:
         if given is None:
             return
         value = given.value
-        if _movable(given) and isinstance(value, Directive) and value.kind == "file":
+        text = self._read(value) if isinstance(value, Directive) else None
+        if _movable(given) and text is not None and ("\n" in text.strip() or ";" not in text):
+            # setup.cfg splits a one-line file at ";" (losing its marker), pyproject does not
+            assert isinstance(value, Directive)
             self.out.dynamic.append("dependencies")
             self.out.tool_dynamic["dependencies"] = {"file": list(value.target)}
             self.out.minimum = _newest(self.out.minimum, DYNAMIC_DEPENDENCIES_SINCE)
@@ -364,7 +458,9 @@ class _Translator:
                 if not isinstance(extra, str) or not _EXTRA.match(extra):
                     ok = False
                     break
-                if isinstance(reqs_value, Directive) and reqs_value.kind == "file":
+                text = self._read(reqs_value) if isinstance(reqs_value, Directive) else None
+                if text is not None and ("\n" in text.strip() or ";" not in text):
+                    assert isinstance(reqs_value, Directive)
                     files[extra] = {"file": list(reqs_value.target)}
                     continue
                 reqs = requirements(reqs_value)
@@ -418,8 +514,10 @@ class _Translator:
             # does not: an empty list keeps the wheel without discovered packages
             self.out.tool["packages"] = []
         if modules is not None:
-            if _movable(modules) and _strings(modules.value) and all(
-                _MODULE.match(m) for m in modules.value
+            if (
+                _movable(modules)
+                and _strings(modules.value)
+                and all(_MODULE.match(m) for m in modules.value)
             ):
                 self.out.tool["py-modules"] = list(modules.value)
                 self.move("py_modules", "py-modules")
@@ -437,9 +535,13 @@ class _Translator:
         )
         ok = _movable(None if finder else packages, package_dir, find)
         dirs = package_dir.value if package_dir is not None else None
-        if ok and dirs is not None and not (
-            isinstance(dirs, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in dirs.items())
+        if (
+            ok
+            and dirs is not None
+            and not (
+                isinstance(dirs, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in dirs.items())
+            )
         ):
             ok = False
         if ok and packages is not None:
@@ -631,9 +733,24 @@ _STEPS: tuple[Callable[[_Translator], None], ...] = (
 )
 
 
-def translate(given: Mapping[str, Given], files: Mapping[str, bytes]) -> Outcome:
-    """What moves where, for the merged options of setup.cfg and setup.py."""
-    translator = _Translator(given, files)
+def translate(
+    given: Mapping[str, Given], files: Mapping[str, bytes], *, scm: bool = False
+) -> Outcome:
+    """What moves where, for the merged options of setup.cfg and setup.py (``scm``: the
+    build uses setuptools_scm, which sets the version)."""
+    translator = _Translator(given, files, scm=scm)
+    if "pbr" in given:
+        pbr = given["pbr"]
+        translator.out.refusals.append(
+            Refusal(
+                "pbr",
+                "pbr computes the metadata from setup.cfg and git: its own reading is not "
+                "setuptools'",
+                _where(pbr),
+                pbr.line,
+            )
+        )
+        return translator.out
     for step in _STEPS:
         step(translator)
     out = translator.out

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,21 +19,20 @@ __all__ = ["build_pyproject", "migration_diff", "write_migration"]
 _PROJECT_TABLES = ("urls", "optional-dependencies", "scripts", "gui-scripts", "entry-points")
 
 
-def _value(value: Any) -> Any:
-    """A TOML item: lists of several items one per line, dicts inline."""
+def _value(value: Any, *, inline: bool = False) -> Any:
+    """A TOML item: lists of several items one per line (not inside an inline table),
+    dicts inline."""
     if isinstance(value, list):
         array = tomlkit.array()
         for item in value:
-            array.append(_value(item))
-        if len(value) > 1 and not any(isinstance(v, dict) for v in value):
+            array.append(_value(item, inline=True))
+        if len(value) > 1 and not inline:
             array.multiline(True)
-        elif any(isinstance(v, dict) for v in value):
-            array.multiline(len(value) > 1)
         return array
     if isinstance(value, dict):
         table = tomlkit.inline_table()
         for key, item in value.items():
-            table[key] = _value(item)
+            table[key] = _value(item, inline=True)
         return table
     return value
 
@@ -45,8 +43,10 @@ def _add(table: Any, key: str, value: Any, comments: dict[str, list[str]]) -> No
     table.add(key, _value(value))
 
 
-def _table(value: dict[str, Any]) -> Table:
+def _table(value: dict[str, Any], comments: list[str] = ()) -> Table:  # type: ignore[assignment]
     table = tomlkit.table()
+    for text in comments:
+        table.add(tomlkit.comment(text))
     for key, item in value.items():
         table.add(key, _value(item))
     return table
@@ -126,16 +126,26 @@ def build_pyproject(
             continue
         _add(project, key, value, comments)
     for key, value in subtables.items():
-        for text in comments.pop(key, []):
-            project.add(tomlkit.comment(text))
         if key == "entry-points":
             outer = tomlkit.table(is_super_table=True)
             for group, entries in value.items():
-                outer.add(group, _table(entries))
+                outer.add(group, _table(entries, comments.pop(key, [])))
             project.add(key, outer)
         else:
-            project.add(key, _table(value))
-    doc.add("project", project)
+            project.add(key, _table(value, comments.pop(key, [])))
+    if old is None:
+        doc.add("project", project)
+    else:  # right after [build-system], before the other tools' tables
+        ordered = tomlkit.document()
+        placed = False
+        for name, item in doc.body:
+            ordered.append(name, item)
+            if name is not None and name.key == "build-system":
+                ordered.append("project", project)
+                placed = True
+        if not placed:
+            ordered.append("project", project)
+        doc = ordered
     if outcome.tool or outcome.tool_dynamic:
         tool = doc.get("tool")
         if tool is None:
@@ -144,14 +154,10 @@ def build_pyproject(
         setuptools = tomlkit.table()
         for key, value in outcome.tool.items():
             if key in {"package-data", "exclude-package-data"}:
-                for text in comments.pop(key, []):
-                    setuptools.add(tomlkit.comment(text))
-                setuptools.add(key, _table(value))
+                setuptools.add(key, _table(value, comments.pop(key, [])))
             elif key == "packages" and isinstance(value, dict):
-                for text in comments.pop(key, []):
-                    setuptools.add(tomlkit.comment(text))
                 packages = tomlkit.table(is_super_table=True)
-                packages.add("find", _table(value["find"]))
+                packages.add("find", _table(value["find"], comments.pop(key, [])))
                 setuptools.add("packages", packages)
             else:
                 _add(setuptools, key, value, comments)
@@ -196,7 +202,7 @@ def write_migration(migration: Migration, dest: Path | None = None) -> None:
         tmp = path.with_name(f".{path.name}.sapper-tmp")
         tmp.write_bytes(data)
         with contextlib.suppress(OSError):
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
+            tmp.chmod(path.stat().st_mode & 0o7777)
         tmp.replace(path)
 
 

@@ -1,0 +1,5 @@
+def run():
+    pass
+
+def gui():
+    pass

@@ -1,0 +1,8 @@
+from setuptools import setup
+
+import verpkg
+
+setup(
+    # Python 2 style bounds, written as setuptools normalises them
+    python_requires=">=2.7, !=3.0.*",
+)
