@@ -68,7 +68,9 @@ def run_migrate(args: argparse.Namespace) -> int:
     from ..migrate.corpus import migrate_corpus
     from ..pypi import DEFAULT_INDEX_URL, Index
 
-    index = Index(args.index_url or DEFAULT_INDEX_URL, cache_dir=args.cache_dir or None)
+    url = args.index_url or DEFAULT_INDEX_URL
+    # sapper's download cache unless --cache-dir names another
+    index = Index(url) if args.cache_dir is None else Index(url, cache_dir=args.cache_dir)
     sample = args.verify_sample
     builder = None
     if sample != 0:
