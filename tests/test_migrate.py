@@ -131,6 +131,54 @@ def test_a_value_that_depends_on_the_platform_stays_dynamic(tmp_path: Path) -> N
     assert any("install_requires" in n and "platforms" in n for n in migration.notes)
 
 
+def test_a_keyword_on_some_paths_only_stays(tmp_path: Path) -> None:
+    """ext_modules given only when a compiler is found stays in setup.py, untouched."""
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "import os\nfrom setuptools import Extension, setup\n"
+            "kw = {}\nif os.environ.get('CC'):\n"
+            "    kw['ext_modules'] = [Extension('p._c', ['p/_c.c'])]\n"
+            "setup(name='p', version='1.0', packages=['p'], **kw)\n",
+            "p/__init__.py": "",
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals
+    setup_py = next(c for c in migration.changes if c.path == "setup.py")
+    assert setup_py.after is not None
+    assert "setup(**kw)" in setup_py.after.replace("\n", "")
+
+
+def test_a_metadata_keyword_on_some_paths_only_refuses(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "import os\nfrom setuptools import setup\nkw = {}\n"
+            "if os.environ.get('X'):\n    kw['python_requires'] = '>=3.8'\n"
+            "setup(name='p', version='1.0', py_modules=['p'], **kw)\n",
+        },
+    )
+    assert [r.code for r in plan_migration(root).refusals] == ["setup-py-opaque"]
+
+
+def test_name_from_a_module_literal(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "from setuptools import setup\nimport p\n"
+            "setup(name=p.__title__, version=p.__version__, packages=['p'])\n",
+            "p/__init__.py": '__title__ = "p-dist"\n__version__ = "1.2"\n',
+        },
+    )
+    migration = plan_migration(root)
+    pyproject = next(c for c in migration.changes if c.path == "pyproject.toml")
+    assert pyproject.after is not None
+    data = tomllib.loads(pyproject.after)
+    assert data["project"]["name"] == "p-dist"
+    assert data["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "p.__version__"}
+
+
 def test_setuptools_scm_keeps_the_version_dynamic(tmp_path: Path) -> None:
     root = _write(
         tmp_path / "p",

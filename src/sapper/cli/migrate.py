@@ -97,6 +97,17 @@ def _action(change: Any) -> str:
     return "changed"
 
 
+def _prefix(target: str, migration: Migration) -> str:
+    """Diff paths as ``sapper fix`` writes them: relative to the current directory for a
+    directory inside it (``git apply`` where the diff was made), under the sdist's top
+    directory for an sdist."""
+    from .fix import _directory_prefix
+
+    if Path(target).is_dir():
+        return _directory_prefix(target)
+    return f"{migration.root.name}/"
+
+
 def _verify(root: Path, migration: Migration) -> tuple[Verification | None, str]:
     """Build before and after (the after in a temporary copy); ``(None, why)`` when there
     is no sandbox."""
@@ -220,7 +231,9 @@ def _json(  # noqa: PLR0917
         "static_only": static_only or None,
     }
     if args.diff:
-        doc["diff"] = diff(migration) if status == "migrated" else ""
+        doc["diff"] = (
+            diff(migration, prefix=_prefix(target, migration)) if status == "migrated" else ""
+        )
     json.dump(doc, sys.stdout, indent=2)
     sys.stdout.write("\n")
 
@@ -249,14 +262,9 @@ def _text(  # noqa: PLR0917
                 f"{target}:   {found.what}: before {found.before!r}, after {found.after!r}\n"
             )
     if status == "migrated" and args.diff:
-        text = diff(migration).encode("utf-8", "surrogateescape")
-        buffer = getattr(out, "buffer", None)
-        if buffer is not None:
-            out.flush()
-            buffer.write(text)
-            buffer.flush()
-        else:
-            out.write(text.decode("utf-8", "replace"))
+        from .fix import _write_diff
+
+        _write_diff(out, diff(migration, prefix=_prefix(target, migration)))
     if status == "migrated":
         proof = (
             "verified: the same wheel before and after"

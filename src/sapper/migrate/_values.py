@@ -53,6 +53,9 @@ class Given:
     node: ast.expr | None = None
     #: setup.py: the value differs between the platforms and Pythons sapper reads it for.
     varies: bool = False
+    #: setup.py: the key is an item of the dict display ``setup(**kwargs)`` expands (taken
+    #: out of it when it moves).
+    in_dict: bool = False
     #: setup.cfg: the option's name in the file (normalised), when setuptools reads it under
     #: another name (``home_page`` for ``url``...).
     cfg_name: str | None = None

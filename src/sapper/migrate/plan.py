@@ -13,7 +13,7 @@ from ..sources import ProjectFiles, default_wanted, read_directory
 from ._model import FileChange, Migration, Refusal
 from ._values import Given
 from .cfg import edit_setup_cfg, read_setup_cfg
-from .setup_py import remove_keywords
+from .setup_py import SetupPyEdit, removable_dict, remove_dict_items, remove_keywords
 from .translate import translate
 from .writer import build_pyproject
 
@@ -28,6 +28,15 @@ __all__ = ["plan_migration"]
 #: that does would be pinned to one of them in pyproject.toml.
 _PLATFORMS = ("linux", "win32", "darwin")
 _PYTHONS = ("2.7", "3.6", "3.8", "3.13")
+
+#: The setup() keywords of the metadata fields [project] governs (``_PREVIOUSLY_DEFINED``
+#: of setuptools' ``_apply_pyprojecttoml``).
+_METADATA = frozenset(
+    {"name", "version", "description", "long_description", "python_requires", "license",
+     "license_expression", "author", "author_email", "maintainer", "maintainer_email",
+     "keywords", "classifiers", "project_urls", "entry_points", "install_requires",
+     "extras_require"}
+)  # fmt: skip
 
 _SETUPTOOLS_BACKENDS = frozenset({"setuptools.build_meta", "setuptools.build_meta:__legacy__"})
 
@@ -81,22 +90,40 @@ def _read_setup_py(
             ],
             None,
         )
-    unseen = facts.unseen or (
-        "setup.py passes keywords sapper cannot read (**kwargs built by code)"
-        if facts.opaque
-        else None
-    )
-    if unseen is not None:
-        line = run.calls[0].call.lineno
-        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
     call = run.calls[0]
+    unseen = None
+    if call.unread:
+        unseen = "setup.py passes keywords sapper cannot read (**kwargs built by code)"
+    elif metadata := sorted(set(call.maybe) & _METADATA):
+        # a metadata keyword that stays must be listed in dynamic, and setuptools fails on
+        # a dynamic field nothing sets: it cannot stay if it is set on some paths only
+        keys = ", ".join(f"`{k}`" for k in metadata)
+        unseen = f"setup() gets {keys} only on paths that depend on code sapper cannot decide"
+    if unseen is not None:
+        line = call.call.lineno
+        return {}, None, [Refusal("setup-py-opaque", unseen, "setup.py", line)], None
     direct = {kw.arg for kw in call.call.keywords if kw.arg is not None}
     # the same keywords on other platforms and Pythons
     others: list[dict[str, Any]] = []
     for platform in _PLATFORMS:
         for version in _PYTHONS:
             other = SetupPyFacts(files, make_target(version, platform))
-            others.append({k.name: k.value for k in other.keywords} if not other.opaque else {})
+            others.append({k.name: k.value for k in other.keywords})
+    # keys of the dict setup(**kwargs) gets, when sapper can take them out of its display
+    in_dict: set[str] = set()
+    py_source = _text(files.files.get("setup.py"))
+    dict_name = removable_dict(facts.tree, call.call) if py_source is not None else None
+    if py_source is not None and dict_name is not None:
+        at = {
+            (kw.node.lineno, kw.node.col_offset): kw.name
+            for kw in facts.keywords
+            if kw.name not in direct
+        }
+        try:
+            _, found = remove_dict_items(py_source, at, dict_name)
+        except Exception:  # libcst cannot read it: the keys stay
+            found = set()
+        in_dict = {at[p] for p in found}
     given: dict[str, Given] = {}
     for kw in facts.keywords:
         varies = kw.name in call.maybe or any(
@@ -107,11 +134,37 @@ def _read_setup_py(
             "py",
             kw.value,
             line=kw.line,
-            direct=kw.name in direct,
+            direct=kw.name in direct or kw.name in in_dict,
             node=kw.node,
+            in_dict=kw.name in in_dict,
             varies=varies,
         )
+    for key in call.maybe:  # given on some paths only: stays where it is
+        given.setdefault(key, Given(key, "py", UNKNOWN, direct=False, varies=True))
     return given, call.call, [], facts
+
+
+def _without_items(edit: SetupPyEdit, items: dict[tuple[int, int], str], name: str) -> SetupPyEdit:
+    """``edit`` with the moved keys also taken out of the dict setup() gets; a comment
+    that goes with them goes to the top of pyproject.toml (key ``""``)."""
+    import io
+    import tokenize
+    from collections import Counter
+
+    def comments(text: str) -> Counter[str]:
+        found: Counter[str] = Counter()
+        try:
+            for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+                if tok.type == tokenize.COMMENT:
+                    found[tok.string] += 1
+        except (tokenize.TokenError, SyntaxError):
+            pass
+        return found
+
+    new, _ = remove_dict_items(edit.text, items, name)
+    lost = comments(edit.text) - comments(new)
+    moved = list(edit.comments) + [("", c) for c in lost.elements()]
+    return SetupPyEdit(new, tuple(moved))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -237,12 +290,23 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
     # setup.py
     py_source = _text(files.files.get("setup.py"))
     if py_source is not None and call is not None:
-        remove = {g.key: to for g, to in moved if g.origin == "py"}
-        if remove:
+        remove = {g.key: to for g, to in moved if g.origin == "py" and not g.in_dict}
+        items = {
+            (g.node.lineno, g.node.col_offset): g.key
+            for g, _ in moved
+            if g.origin == "py" and g.in_dict and g.node is not None
+        }
+        if remove or items:
             import libcst
 
             try:
                 edit = remove_keywords(py_source, call, remove)
+                if items:
+                    assert facts is not None
+                    assert facts.tree is not None
+                    name = removable_dict(facts.tree, call)
+                    assert name is not None
+                    edit = _without_items(edit, items, name)
             except libcst.ParserSyntaxError as exc:
                 return _refused(
                     root,

@@ -64,7 +64,9 @@ class _Remover(cst.CSTTransformer):
                 kept[-1] = kept[-1].with_changes(
                     comma=arg.comma, whitespace_after_arg=arg.whitespace_after_arg
                 )
-            elif isinstance(arg.comma, cst.Comma):
+            elif isinstance(arg.comma, cst.Comma) and isinstance(
+                arg.comma.whitespace_after, cst.ParenthesizedWhitespace
+            ):  # a line break (and comments) before the next argument
                 before_args = arg.comma.whitespace_after
         if len(kept) == len(updated_node.args):
             return updated_node
@@ -139,3 +141,128 @@ def _insert_block(text: str, comments: list[str]) -> str:
     newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
     block = [f"{indent}{c}{newline}" for c in comments]
     return "".join([*lines[:at], *block, *lines[at:]])
+
+
+# -- keys of the dict setup(**kwargs) gets -------------------------------------------------
+
+
+def removable_dict(tree: ast.Module, call: ast.Call) -> str | None:
+    """The name of the dict ``setup(**name)`` gets when nothing but setup() reads it: bound
+    once, then only stored into (``name[k] = v``, ``name.update(...)``) and expanded into
+    ``setup()``. A key taken out of it then changes what setup() gets and nothing else."""
+    names = [
+        kw.value.id for kw in call.keywords if kw.arg is None and isinstance(kw.value, ast.Name)
+    ]
+    if len(names) != 1:
+        return None
+    name = names[0]
+    expanded = {id(kw.value) for kw in call.keywords if kw.arg is None}
+    allowed: set[int] = set(expanded)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            allowed.add(id(node.value))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"update", "setdefault"}
+        ):
+            allowed.add(id(node.func.value))
+    bound = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name:
+            if isinstance(node.ctx, ast.Store):
+                bound += 1
+            elif id(node) not in allowed:
+                return None
+    return name if bound == 1 else None
+
+
+class _DictRemover(cst.CSTTransformer):
+    """Takes out of dict displays and ``dict(...)`` calls the items whose value starts at
+    one of ``at`` (``(line, column)`` -> key)."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, at: Mapping[tuple[int, int], str], name: str) -> None:
+        super().__init__()
+        self.at = at
+        self.name = name
+        self.inside = 0
+        self.removed: set[tuple[int, int]] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if any(
+            isinstance(t.target, cst.Name) and t.target.value == self.name for t in node.targets
+        ):
+            self.inside += 1
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        if any(
+            isinstance(t.target, cst.Name) and t.target.value == self.name
+            for t in original_node.targets
+        ):
+            self.inside -= 1
+        return updated_node
+
+    def _where(self, node: cst.CSTNode) -> tuple[int, int]:
+        pos = self.get_metadata(PositionProvider, node)
+        return pos.start.line, pos.start.column
+
+    def _drops(self, key: str | None, value: cst.BaseExpression) -> bool:
+        where = self._where(value)
+        if self.inside and key is not None and self.at.get(where) == key:
+            self.removed.add(where)
+            return True
+        return False
+
+    def leave_Dict(self, original_node: cst.Dict, updated_node: cst.Dict) -> cst.BaseExpression:
+        kept: list[cst.BaseDictElement] = []
+        for old, new in zip(original_node.elements, updated_node.elements, strict=True):
+            key = None
+            if isinstance(old, cst.DictElement) and isinstance(old.key, cst.SimpleString):
+                key = str(old.key.evaluated_value)
+            if isinstance(old, cst.DictElement) and self._drops(key, old.value):
+                if kept:
+                    kept[-1] = kept[-1].with_changes(comma=new.comma)
+                continue
+            kept.append(new)
+        if len(kept) == len(updated_node.elements):
+            return updated_node
+        if not kept:
+            return updated_node.with_changes(
+                elements=(), lbrace=cst.LeftCurlyBrace(), rbrace=cst.RightCurlyBrace()
+            )
+        return updated_node.with_changes(elements=kept)
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        if not (isinstance(func, cst.Name) and func.value == "dict"):
+            return updated_node
+        kept: list[cst.Arg] = []
+        for old, new in zip(original_node.args, updated_node.args, strict=True):
+            key = old.keyword.value if old.keyword is not None else None
+            if self._drops(key, old.value):
+                if kept:
+                    kept[-1] = kept[-1].with_changes(
+                        comma=new.comma, whitespace_after_arg=new.whitespace_after_arg
+                    )
+                continue
+            kept.append(new)
+        if len(kept) == len(updated_node.args):
+            return updated_node
+        if not kept:
+            return updated_node.with_changes(
+                args=(), whitespace_before_args=cst.SimpleWhitespace("")
+            )
+        return updated_node.with_changes(args=kept)
+
+
+def remove_dict_items(
+    source: str, at: Mapping[tuple[int, int], str], name: str
+) -> tuple[str, set[tuple[int, int]]]:
+    """``source`` without the items of the dict bound to ``name`` whose values start at
+    ``at`` (1-based line, 0-based column, as :mod:`ast` gives them), and the positions it
+    found."""
+    wrapper = MetadataWrapper(cst.parse_module(source))
+    remover = _DictRemover(at, name)
+    return wrapper.visit(remover).code, remover.removed

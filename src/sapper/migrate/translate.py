@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..changes import change
-from ..facts._values import func_name, requirement_problem, resolve
+from ..facts._values import func_name, requirement_problem
+from ._forms import (
+    FINDERS,
+    entry_groups,
+    find_call,
+    find_table,
+    module_literal,
+    newest,
+    strings,
+    text_of,
+)
 from ._model import Refusal
 from ._values import UNKNOWN, Directive, Given, requirements
 
@@ -31,8 +41,6 @@ DYNAMIC_DEPENDENCIES_SINCE: str = change("ST71").fails[0][1] or ""
 _NAME = re.compile(r"^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$", re.IGNORECASE)
 _EXTRA = re.compile(r"^([a-z0-9]|[a-z0-9]([a-z0-9-](?!--))*[a-z0-9])$", re.IGNORECASE)
 _EMAIL = re.compile(r"^[^@\s,<>]+@[^@\s,<>]+$")
-_GROUP = re.compile(r"^\w+(\.\w+)*$")
-_EP_NAME = re.compile(r"^[^\s=\[\]]+$")
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
@@ -101,6 +109,11 @@ class _Translator:
         if given is None:
             self.out.refusals.append(Refusal("no-name", "the project gives no name", "setup.py"))
             return
+        literal = module_literal(given, self.given, self.files)
+        if literal is not None:
+            given = Given(
+                **{**{n: getattr(given, n) for n in Given.__slots__}, "value": literal[1]}
+            )
         if not _movable(given) or not isinstance(given.value, str):
             self.out.refusals.append(
                 Refusal(
@@ -167,56 +180,19 @@ class _Translator:
         self.stay("version", ("version",))
 
     def _version_attr(self, given: Given) -> str | None:
-        """``version=pkg.__version__`` (setup.py imports ``pkg``) as ``attr:``, when
-        ``pkg`` is a module of the tree that binds the name once, at module level, to a
-        normalised version literal: setuptools' ``attr:`` then reads that literal without
-        importing, and it is what the import gives."""
+        """``version=pkg.__version__`` as ``attr:`` (see :meth:`_module_literal`), for a
+        normalised version literal."""
         from packaging.version import InvalidVersion, Version
 
-        node = given.node
-        if not (
-            given.origin == "py"
-            and given.direct
-            and not given.varies
-            and isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-        ):
-            return None
-        module = node.value.id
-        dirs = self.given.get("package_dir")
-        base = ""
-        if dirs is not None and isinstance(dirs.value, dict):
-            base = str(dirs.value.get("", "")).strip("/")
-        prefix = f"{base}/" if base else ""
-        source = self.files.get(f"{prefix}{module}.py") or self.files.get(
-            f"{prefix}{module}/__init__.py"
-        )
-        if source is None:
+        found = module_literal(given, self.given, self.files)
+        if found is None:
             return None
         try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
-            return None
-        bound = [
-            stmt
-            for stmt in ast.walk(tree)
-            if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign)
-            and any(
-                isinstance(t, ast.Name) and t.id == node.attr
-                for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-            )
-        ]
-        if len(bound) != 1 or bound[0] not in tree.body or isinstance(bound[0], ast.AugAssign):
-            return None
-        value = bound[0].value
-        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
-            return None
-        try:
-            if str(Version(value.value)) != value.value:
+            if str(Version(found[1])) != found[1]:
                 return None
         except InvalidVersion:
             return None
-        return f"{module}.{node.attr}"
+        return found[0]
 
     def description(self) -> None:
         given = self.given.get("description")
@@ -234,7 +210,7 @@ class _Translator:
         found = [
             path
             for path, data in self.files.items()
-            if len(data) >= len(text) // 2 and _text(data) == text
+            if len(data) >= len(text) // 2 and text_of(data) == text
         ]
         found.sort(key=lambda p: (p.count("/"), p))
         return found[0] if found else None
@@ -247,7 +223,7 @@ class _Translator:
         texts = []
         for path in directive.target:
             data = self.files.get(path.strip().removeprefix("./"))
-            text = None if data is None else _text(data)
+            text = None if data is None else text_of(data)
             if text is None:
                 return None
             texts.append(text)
@@ -391,7 +367,7 @@ class _Translator:
             assert isinstance(value, Directive)
             self.out.dynamic.append("classifiers")
             self.out.tool_dynamic["classifiers"] = {"file": list(value.target)}
-        elif _movable(given) and _strings(value):
+        elif _movable(given) and strings(value):
             if value:
                 self.out.project["classifiers"] = list(value)
         else:
@@ -434,7 +410,7 @@ class _Translator:
             assert isinstance(value, Directive)
             self.out.dynamic.append("dependencies")
             self.out.tool_dynamic["dependencies"] = {"file": list(value.target)}
-            self.out.minimum = _newest(self.out.minimum, DYNAMIC_DEPENDENCIES_SINCE)
+            self.out.minimum = newest(self.out.minimum, DYNAMIC_DEPENDENCIES_SINCE)
             self.move("install_requires", "dependencies")
             return
         reqs = requirements(value) if _movable(given) else None
@@ -474,7 +450,7 @@ class _Translator:
         if files:
             self.out.dynamic.append("optional-dependencies")
             self.out.tool_dynamic["optional-dependencies"] = files
-            self.out.minimum = _newest(self.out.minimum, DYNAMIC_DEPENDENCIES_SINCE)
+            self.out.minimum = newest(self.out.minimum, DYNAMIC_DEPENDENCIES_SINCE)
         elif static:
             self.out.project["optional-dependencies"] = static
         self.move("extras_require", "optional-dependencies")
@@ -483,7 +459,7 @@ class _Translator:
         given = self.given.get("entry_points")
         if given is None:
             return
-        groups = _entry_groups(given.value) if _movable(given) else None
+        groups = entry_groups(given.value) if _movable(given) else None
         if groups is None:
             self.stay("entry_points", ("scripts", "gui-scripts", "entry-points"))
             return
@@ -509,14 +485,26 @@ class _Translator:
         package_dir = self.given.get("package_dir")
         find = self.given.get("packages.find")
         modules = self.given.get("py_modules")
-        if packages is None and modules is None and "ext_modules" in self.given:
+        ext = self.given.get("ext_modules")
+        if packages is None and modules is None and ext is not None:
             # setup.py/setup.cfg skip auto-discovery when ext_modules is given, pyproject
             # does not: an empty list keeps the wheel without discovered packages
+            if ext.varies:
+                self.out.refusals.append(
+                    Refusal(
+                        "discovery",
+                        "ext_modules is given on some paths only and packages not at all: "
+                        "setup.py discovers packages on the others, pyproject on all",
+                        _where(ext),
+                        ext.line,
+                    )
+                )
+                return
             self.out.tool["packages"] = []
         if modules is not None:
             if (
                 _movable(modules)
-                and _strings(modules.value)
+                and strings(modules.value)
                 and all(_MODULE.match(m) for m in modules.value)
             ):
                 self.out.tool["py-modules"] = list(modules.value)
@@ -529,7 +517,7 @@ class _Translator:
             and packages.origin == "py"
             and packages.value is UNKNOWN
             and isinstance(packages.node, ast.Call)
-            and func_name(packages.node.func) in _FINDERS
+            and func_name(packages.node.func) in FINDERS
             and not packages.varies
             and packages.direct
         )
@@ -548,12 +536,12 @@ class _Translator:
             value = packages.value
             if isinstance(value, str) and value in {"find:", "find_namespace:"}:
                 options = dict(find.value) if find is not None else {}
-                written = _find_table(options, value == "find_namespace:")
+                written = find_table(options, value == "find_namespace:")
             elif packages.origin == "py" and packages.node is not None:
-                written = _find_call(packages.node, dirs, self.files)
-                if written is None and _strings(value):
+                written = find_call(packages.node, dirs, self.files)
+                if written is None and strings(value):
                     written = list(value)
-            elif _strings(value):
+            elif strings(value):
                 written = list(value)
             if written is None or (
                 isinstance(written, list) and not all(_MODULE.match(p) for p in written)
@@ -580,7 +568,7 @@ class _Translator:
         if not (
             _movable(given)
             and isinstance(value, dict)
-            and all(isinstance(k, str) and _strings(v) for k, v in value.items())
+            and all(isinstance(k, str) and strings(v) for k, v in value.items())
             and all(k == "" or _MODULE.match(k) for k in value)
         ):
             self.stay(key, ())
@@ -606,106 +594,12 @@ class _Translator:
         given = self.given.get("platforms")
         if given is None:
             return
-        if _movable(given) and _strings(given.value):
+        if _movable(given) and strings(given.value):
             if given.value:
                 self.out.tool["platforms"] = list(given.value)
             self.move("platforms", "platforms")
         else:
             self.stay("platforms", ())
-
-
-def _newest(a: str, b: str) -> str:
-    from packaging.version import Version
-
-    return a if Version(a) >= Version(b) else b
-
-
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _text(data: bytes) -> str | None:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _entry_groups(value: Any) -> dict[str, dict[str, str]] | None:
-    """``{group: {name: reference}}`` of an entry_points value, None when some entry has
-    no pyproject form (a string value, extras, a duplicate name...)."""
-    if not isinstance(value, dict):
-        return None
-    out: dict[str, dict[str, str]] = {}
-    for group, entries in value.items():
-        if not isinstance(group, str) or not _GROUP.match(group):
-            return None
-        lines = entries.splitlines() if isinstance(entries, str) else entries
-        if not _strings(lines):
-            return None
-        table: dict[str, str] = {}
-        for line in lines:
-            if not line.strip():
-                continue
-            name, sep, ref = line.partition("=")
-            name, ref = name.strip(), ref.strip()
-            if not sep or not _EP_NAME.match(name) or name in table or "[" in ref or not ref:
-                return None
-            table[name] = ref
-        out[group] = table
-    return out
-
-
-def _find_table(options: dict[str, Any], namespaces: bool) -> dict[str, Any] | None:
-    find: dict[str, Any] = {}
-    where = options.get("where")
-    if where is not None:
-        find["where"] = [where]
-    for key in ("include", "exclude"):
-        if key in options:
-            find[key] = list(options[key])
-    find["namespaces"] = namespaces
-    return {"find": find}
-
-
-_FINDERS = {"find_packages": False, "find_namespace_packages": True}
-
-
-def _find_call(
-    node: ast.expr, dirs: dict[str, str] | None, files: Mapping[str, bytes]
-) -> dict[str, Any] | None:
-    """``packages=find_packages(...)`` with literal arguments as a ``find`` table; None
-    when the call is another or its arguments are not literal."""
-    if not isinstance(node, ast.Call) or func_name(node.func) not in _FINDERS:
-        return None
-    namespaces = _FINDERS[func_name(node.func) or ""]
-    names = ["where", "exclude", "include"]
-    args: dict[str, Any] = {}
-    if len(node.args) > len(names) or any(isinstance(a, ast.Starred) for a in node.args):
-        return None
-    for name, arg in zip(names, node.args, strict=False):
-        args[name] = resolve(arg, {}, files)
-    for kw in node.keywords:
-        if kw.arg not in names:
-            return None
-        args[kw.arg] = resolve(kw.value, {}, files)
-    if any(v is UNKNOWN for v in args.values()):
-        return None
-    where = args.pop("where", ".")
-    if not isinstance(where, str):
-        return None
-    where = where.rstrip("/") or "."
-    if where != "." and (dirs or {}).get("") != where:
-        return None  # pyproject's find would add package-dir entries find_packages() does not
-    options: dict[str, Any] = {}
-    if where != ".":
-        options["where"] = where
-    for key, value in args.items():
-        if not (_strings(value) or (isinstance(value, set) and _strings(sorted(value)))):
-            return None
-        options[key] = sorted(value) if isinstance(value, set) else list(value)
-    return _find_table(options, namespaces)
 
 
 _STEPS: tuple[Callable[[_Translator], None], ...] = (

@@ -170,14 +170,17 @@ def build_pyproject(
                     dynamic.add(key, _value(value))
             setuptools.add("dynamic", dynamic)
         tool.add("setuptools", setuptools)
+    rendered = doc.as_string()
+    if old is not None and not old.startswith("\n"):
+        rendered = rendered.lstrip("\n")  # a [build-system] put first comes with a blank line
     leftover = [text for texts in comments.values() for text in texts]
     if leftover:
         # comments of keys that have no single place here: a block at the top, never dropped
         block = tomlkit.document()
         for text in leftover:
             block.add(tomlkit.comment(text))
-        return block.as_string() + doc.as_string()
-    return doc.as_string()
+        return block.as_string() + rendered
+    return rendered
 
 
 def write_migration(migration: Migration, dest: Path | None = None) -> None:
