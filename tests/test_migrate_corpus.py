@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
-from archive_factory import file, make_tar
+from archive_factory import file, make_tar, make_zip
 from fake_index import FakeIndex, Reply, serve, sha256
 
 from sapper.cli import main
@@ -54,10 +55,11 @@ PROJECTS: dict[str, dict[str, str]] = {
 }
 
 
-def sdist_bytes(name: str, files: dict[str, str]) -> bytes:
+def sdist_bytes(name: str, files: dict[str, str], *, zipped: bool = False) -> bytes:
     root = f"{name}-1.0"
     pkg_info = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n"
-    return make_tar(
+    make = make_zip if zipped else make_tar
+    return make(
         [file(f"{root}/PKG-INFO", pkg_info), *(file(f"{root}/{p}", t) for p, t in files.items())]
     )
 
@@ -72,6 +74,19 @@ def index() -> Iterator[tuple[FakeIndex, str]]:
         fake.json_projects[name] = [
             {"filename": filename, "url": path, "hashes": {"sha256": sha256(data)}}
         ]
+    zipped = sdist_bytes(
+        "zipped",
+        {**PROJECTS["plain"], "setup.cfg": PLAIN_CFG.format(name="zipped", module="plain")},
+        zipped=True,
+    )
+    fake.add_file("zipped-1.0.zip", zipped)
+    fake.json_projects["zipped"] = [
+        {
+            "filename": "zipped-1.0.zip",
+            "url": "/files/zipped-1.0.zip",
+            "hashes": {"sha256": sha256(zipped)},
+        }
+    ]
     fake.add_file("broken-1.0.tar.gz", b"not an archive")
     fake.json_projects["broken"] = [
         {
@@ -125,6 +140,25 @@ def test_each_sdist_gets_its_outcome_statically(index, tmp_path):
     data = report.as_json()
     assert data["outcomes"]["migrated"] == 1
     assert data["entries"][1]["refusals"][0]["code"] == opaque.refusals[0].code
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_zip_sdists_with_and_without_a_cache(index, tmp_path, cached):
+    _, url = index
+    cache = tmp_path / "cache" if cached else None
+    report = migrate_corpus(["zipped", "plain"], index=Index(url, cache_dir=cache), verify_sample=0)
+    assert [(e.filename, e.outcome) for e in report.entries] == [
+        ("zipped-1.0.zip", "migrated"),
+        ("plain-1.0.tar.gz", "migrated"),
+    ]
+
+
+def test_cli_uses_sappers_download_cache(index, tmp_path, monkeypatch, capsys):
+    _, url = index
+    monkeypatch.setenv("SAPPER_CACHE_DIR", str(tmp_path / "default-cache"))
+    assert main(["scan", "--migrate", "zipped", "--index-url", url, "--verify-sample", "0"]) == 0
+    assert "  migrated:      1 (100.0%)\n" in capsys.readouterr().out
+    assert list((tmp_path / "default-cache" / "sdists").rglob("zipped-1.0.zip"))
 
 
 @pytest.mark.parametrize(
@@ -279,3 +313,28 @@ def test_a_migrated_sdist_is_proven_equivalent(sandboxed, tmp_path):
     assert verification is not None
     assert verification.status == "equivalent", verification
     assert report.verifications() == {"equivalent": 1}
+
+
+def test_json_keys_are_documented():
+    from test_json_docs import _compare, _maps, documented, key_paths
+
+    from sapper.migrate import Refusal
+
+    lost = WheelDifference("entry_points [console_scripts]", "b = b:main", "(absent)")
+    report = CorpusReport(
+        entries=(
+            replace(_entry("a", "equivalent"), notes=("setup.py kept: ext_modules",)),
+            _entry("b", "different", lost),
+            _entry("c", "unverified"),
+            CorpusEntry(target="f", outcome="error", detail="KeyError: 'x'"),
+            CorpusEntry(
+                target="g",
+                outcome="refused",
+                refusals=(Refusal("setup-py-opaque", "setup() is computed", "setup.py", 3),),
+            ),
+        ),
+    )
+    data = json.loads(json.dumps(report.as_json()))
+    doc = documented("`sapper scan --migrate --migrate-json`: the migration measurement")
+    _compare(doc, key_paths(data, "", _maps(doc)))
+    assert data["schema"] == "sapper.migrate-corpus/1"

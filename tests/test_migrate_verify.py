@@ -14,6 +14,7 @@ from sapper import ArchiveError
 from sapper.migrate.verify import (
     Verification,
     WheelDifference,
+    changed_contents,
     compare_wheels,
     newest_setuptools,
     verify_migration,
@@ -309,7 +310,17 @@ SAME = [
         replace(BASE, metadata=_meta(add=("License-Expression: Apache-2.0 OR MIT",))),
     ),
     (
-        "entry-point-whitespace",  # normalisation 3
+        "requires-python-spelling",  # normalisation 3
+        replace(BASE, metadata=_meta(add=("Requires-Python: >= 3.10",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.10",))),
+    ),
+    (
+        "requires-python-order",  # normalisation 3
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.8, <4",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: <4,>=3.8",))),
+    ),
+    (
+        "entry-point-whitespace",  # normalisation 4
         replace(
             BASE,
             entry_points="[console_scripts]\ndemo=demo.cli : main\n\n[demo.plugins]\na =  demo.a\n",
@@ -380,6 +391,18 @@ NOT_SAME = [
         ["METADATA License", "METADATA License-Expression"],
     ),
     (
+        "requires-python-other",
+        replace(BASE, metadata=_meta(add=("Requires-Python: >= 3.10",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.9",))),
+        ["METADATA Requires-Python"],
+    ),
+    (
+        "requires-python-unparsable",  # compared as written
+        replace(BASE, metadata=_meta(add=("Requires-Python: >= 3.10 or so",))),
+        replace(BASE, metadata=_meta(add=("Requires-Python: >=3.10 or so",))),
+        ["METADATA Requires-Python"],
+    ),
+    (
         "entry-point-name-space",
         BASE,
         replace(
@@ -410,6 +433,16 @@ def test_many_changed_files_are_capped(tmp_path):
     lost = diff(tmp_path / "lost", before, replace(BASE, files={}))
     assert lost[0].what == "files"
     assert lost[0].before.endswith("... and 10 more")
+
+
+def test_names_only_skips_contents_and_nothing_else(tmp_path):
+    after = replace(
+        BASE, files={"demo/__init__.py": b"X = 2\n", "demo/cli.py": b"changed\n", "new.py": b""}
+    )
+    before_path, after_path = build(tmp_path, BASE, "b"), build(tmp_path, after, "a")
+    assert changed_contents(before_path, after_path) == {"demo/__init__.py", "demo/cli.py"}
+    differences = compare_wheels(before_path, after_path, names_only={"demo/__init__.py"})
+    assert [d.what for d in differences] == ["files", "content of demo/cli.py"]
 
 
 def test_not_a_wheel(tmp_path):
@@ -550,6 +583,46 @@ def test_real_unverified_and_broken(sandboxed, real_builder, tmp_path):
     result = verify_migration(before, broken, builder=real_builder)
     assert result.status == "different"
     assert result.differences[0].what == "build"
+
+
+STAMP_SETUP = """\
+import os
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class Stamp(build_py):
+    def run(self):
+        super().run()
+        with open(os.path.join(self.build_lib, "tinymig", "stamp.py"), "w") as f:
+            f.write(f"STAMP = {os.urandom(8).hex()!r}\\n")
+
+
+setup(cmdclass={"build_py": Stamp}%(rest)s)
+"""
+
+
+def test_real_unstable_content_is_compared_by_name_only(sandboxed, real_builder, tmp_path):
+    rest = ', name="tinymig", version="1.0", packages=["tinymig"]'
+    before = _tree(tmp_path, "before", {**PACKAGE, "setup.py": STAMP_SETUP % {"rest": rest}})
+    pyproject = (
+        '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n'
+    )
+    pyproject += '\n[project]\nname = "tinymig"\nversion = "1.0"\n'
+    pyproject += '\n[tool.setuptools]\npackages = ["tinymig"]\n'
+    files = {"setup.py": STAMP_SETUP % {"rest": ""}, "pyproject.toml": pyproject}
+    after = _tree(tmp_path, "after", {**PACKAGE, **files})
+    result = verify_migration(before, after, builder=real_builder)
+    assert result.status == "equivalent", result
+    assert "1 file(s) differ between two builds of the unchanged tree too" in result.reason
+    assert "(tinymig/stamp.py)" in result.reason
+    # a stable file that the migration changes is still a difference
+    changed = _tree(
+        tmp_path, "changed", {**files, "tinymig/__init__.py": "def main():\n    return 1\n"}
+    )
+    result = verify_migration(before, changed, builder=real_builder)
+    assert result.status == "different"
+    assert [d.what for d in result.differences] == ["content of tinymig/__init__.py"]
 
 
 def test_no_sandbox_is_unverified(tmp_path, monkeypatch):

@@ -133,6 +133,7 @@ class CorpusReport:
     def as_json(self) -> dict[str, Any]:
         """The JSON form (``sapper scan --migrate --migrate-json``)."""
         return {
+            "schema": "sapper.migrate-corpus/1",
             "complete": self.complete,
             "verify_sample": self.verify_sample,
             "sdists": len(self.entries),
@@ -370,10 +371,11 @@ def _one(
 ) -> CorpusEntry:
     name = entry.filename or "sdist.tar.gz"
     try:
-        if isinstance(archive, bytes):
-            tree = unpack(work / name, work / "before", data=archive)
-        else:
-            tree = unpack(archive, work / "before")
+        if isinstance(archive, bytes):  # an index without a cache: the file is written
+            path = work / Path(name).name
+            path.write_bytes(archive)
+            archive = path
+        tree = unpack(archive, work / "before")
     except (SapperError, OSError) as exc:
         return replace(entry, outcome="unreadable", detail=str(exc))
     if entry.project is None:
