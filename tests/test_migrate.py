@@ -218,6 +218,53 @@ def test_a_local_import_keeps_the_legacy_backend(tmp_path: Path) -> None:
     assert any("`helper`" in n for n in migration.notes)
 
 
+def test_a_sys_path_lookup_keeps_the_legacy_backend(tmp_path: Path) -> None:
+    """jedi 0.20.1 reads its version with setuptools.depends.get_module_constant, which
+    searches sys.path: under build_meta the version became 0.0.0 (a different wheel)."""
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "from setuptools import setup\nfrom setuptools.depends import "
+            "get_module_constant\n"
+            "version = get_module_constant('p', '__version__')\n"
+            "setup(name='p', version=version, py_modules=['p'])\n",
+            "p.py": "__version__ = '1.0'\n",
+        },
+    )
+    migration = plan_migration(root)
+    pyproject = next(c for c in migration.changes if c.path == "pyproject.toml")
+    assert pyproject.after is not None
+    assert "build-backend" not in tomllib.loads(pyproject.after)["build-system"]
+    assert any("`get_module_constant()`" in n for n in migration.notes)
+
+
+@pytest.mark.parametrize(
+    ("requires", "written"),
+    [
+        # jsii 1.x: "~=80.3" is at least 80.3, which reads [project]: kept, not refused
+        (["setuptools~=80.3"], "setuptools~=80.3"),
+        (["setuptools==80.9.0"], "setuptools==80.9.0"),
+        (["setuptools>=40"], "setuptools>=61.0.0"),
+        (["setuptools"], "setuptools>=61.0.0"),
+    ],
+)
+def test_build_requires_bounds(tmp_path: Path, requires: list[str], written: str) -> None:
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": _SETUP,
+            "p/__init__.py": "",
+            "pyproject.toml": f"[build-system]\nrequires = {json.dumps(requires)}\n",
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals, migration.refusals
+    pyproject = next(c for c in migration.changes if c.path == "pyproject.toml")
+    assert pyproject.after is not None
+    got = tomllib.loads(pyproject.after)["build-system"]["requires"]
+    assert written in got, got
+
+
 def test_nothing_to_migrate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = _write(tmp_path / "p", {"pyproject.toml": '[project]\nname = "p"\nversion = "1"\n'})
     before = _snapshot(root)

@@ -26,7 +26,6 @@ sdists or the trees they came from.
 from __future__ import annotations
 
 import contextlib
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -203,15 +202,13 @@ def classify_tree(root: Path) -> tuple[Outcome | None, str]:
     """Whether the unpacked sdist ``root`` is measured: ``(None, "")`` for a setuptools
     project without ``[project]``, else the outcome (``not-setuptools``, ``has-project``,
     ``unreadable``) and why. Reads pyproject.toml only; runs nothing."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from .._toml import loads as toml_loads
+
     pyproject = root / "pyproject.toml"
     data: dict[str, Any] = {}
     if pyproject.is_file():
         try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            data = toml_loads(pyproject.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError, OSError) as exc:
             return "unreadable", f"pyproject.toml: {exc}"
     system = data.get("build-system")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
-import sys
 from pathlib import Path
 from typing import Any
 
+from .._toml import TOMLDecodeError
+from .._toml import loads as toml_loads
+from ..facts._exprs import func_name
 from ..facts._values import UNKNOWN, make_target
 from ..facts.setup_py import SetupPyFacts
 from ..sources import ProjectFiles, default_wanted, read_directory
@@ -16,11 +18,6 @@ from .cfg import edit_setup_cfg, read_setup_cfg
 from .setup_py import SetupPyEdit, removable_dict, remove_dict_items, remove_keywords
 from .translate import translate
 from .writer import build_pyproject
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 __all__ = ["plan_migration"]
 
@@ -197,9 +194,26 @@ def _fields(given: Given) -> dict[str, Any]:
     return {name: getattr(given, name) for name in Given.__slots__}
 
 
+#: Calls that find a module through ``sys.path`` at run time (jedi's setup.py reads its
+#: version with ``setuptools.depends.get_module_constant("jedi", "__version__")``).
+_PATH_LOOKUPS = frozenset(
+    {
+        "get_module_constant",
+        "find_module",
+        "import_module",
+        "__import__",
+        "run_module",
+        "find_spec",
+        "load_module",
+        "extract_constant",
+    }
+)
+
+
 def _local_imports(facts: SetupPyFacts | None, files: ProjectFiles) -> list[str]:
-    """Modules of the project's root directory that setup.py imports (found there only
-    because the legacy backend puts setup.py's directory on ``sys.path``)."""
+    """Modules of the project's root directory that setup.py imports, or a call of
+    setup.py's that looks modules up on ``sys.path`` (found there only because the legacy
+    backend puts setup.py's directory on ``sys.path``)."""
     if facts is None:
         return []
     found: list[str] = []
@@ -207,6 +221,13 @@ def _local_imports(facts: SetupPyFacts | None, files: ProjectFiles) -> list[str]
         top = site.module.split(".")[0]
         if (f"{top}.py" in files.files or f"{top}/__init__.py" in files.files) and top not in found:
             found.append(top)
+    tree = facts.tree
+    if tree is not None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = func_name(node.func)
+                if name in _PATH_LOOKUPS and f"{name}()" not in found:
+                    found.append(f"{name}()")
     return found
 
 
@@ -221,8 +242,8 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
     existing: dict[str, Any] = {}
     if raw_pyproject is not None:
         try:
-            existing = tomllib.loads(raw_pyproject.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            existing = toml_loads(raw_pyproject.decode("utf-8"))
+        except (UnicodeDecodeError, TOMLDecodeError) as exc:
             return _refused(
                 root,
                 [
@@ -331,7 +352,7 @@ def plan_migration(root: Path, *, python: str | None = None) -> Migration:
     local = _local_imports(facts, files)
     if local and "build-backend" not in existing.get("build-system", {}):
         notes.append(
-            "no build-backend is written: setup.py imports "
+            "no build-backend is written: setup.py imports (or looks up) "
             + ", ".join(f"`{m}`" for m in local)
             + " from the project's directory, which only the legacy backend puts on sys.path"
         )

@@ -52,6 +52,20 @@ def _table(value: dict[str, Any], comments: list[str] = ()) -> Table:  # type: i
     return table
 
 
+#: Operators whose version bounds the release from below (``~=80.3``: at least 80.3).
+_LOWER_BOUNDS = frozenset({">=", ">", "~=", "==", "==="})
+
+
+def _at_least(version: str, minimum: str) -> bool:
+    """Whether a specifier's version (``80.3``, ``80.*``) is at least ``minimum``."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(version.removesuffix(".*")) >= Version(minimum)
+    except InvalidVersion:
+        return False
+
+
 def _requires(old: list[str] | None, minimum: str) -> list[str] | Refusal:
     """build-system.requires with ``setuptools>=minimum``: a lower bound below it is raised,
     other requirements and bounds kept; a bound that excludes ``minimum`` refuses."""
@@ -83,7 +97,7 @@ def _requires(old: list[str] | None, minimum: str) -> list[str] | Refusal:
         if not any(s.operator in {">=", ">", "==", "~=", "==="} for s in kept):
             spec &= SpecifierSet(f">={minimum}")
         if not spec.contains(minimum) and not any(
-            Version(minimum) < Version(s.version) for s in spec if s.operator in {">=", ">"}
+            _at_least(s.version, minimum) for s in spec if s.operator in _LOWER_BOUNDS
         ):
             return Refusal(
                 "build-requires",
