@@ -73,4 +73,5 @@ NEEDS_FILE: dict[str, str] = {
     "SP008": "setup.py",
     "SP009": "setup.py",
     "SP010": "setup.py",
+    "SP900": "setup.py",
 }

@@ -137,5 +137,6 @@ setup(name="example", version="1.0")
             ),
         ),
         check=_check_syntax,
+        needs="setup.py",
     )
 )
