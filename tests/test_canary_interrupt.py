@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from canary_support import BUILD_CACHE, require_sandbox, sdist
+from helpers import catches_ctrl_c, ctrl_c_command
 
 from sapper.canary import CanaryStore
 
@@ -68,7 +69,10 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
         *("--work-dir", str(work)),
     ]
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        ctrl_c_command(cmd),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     assert proc.stderr is not None
     seen = b""
@@ -84,6 +88,7 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
                     break
                 seen += chunk
         assert b"built 1/2" in seen, seen[-2000:]
+        assert catches_ctrl_c(proc.pid), "the canary's process does not handle SIGINT"
         tree |= _descendants(proc.pid)  # the workers, and the sleeping build's sandbox
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
         try:

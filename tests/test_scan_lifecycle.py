@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from fake_index import FakeIndex, make_sdist, serve, sha256
-from helpers import TODAY
+from helpers import TODAY, catches_ctrl_c, ctrl_c_command
 
 from sapper.check import Options
 from sapper.scan import Progress, ScanOptions, scan
@@ -148,7 +148,9 @@ def hanging_scan(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list
             *("--index-url", url, "--progress", "never"),
         ]
         env = {**os.environ, "PYTHONFAULTHANDLER": "1"}  # SIGABRT dumps every thread's stack
-        proc = subprocess.Popen(command, stderr=subprocess.PIPE, start_new_session=True, env=env)
+        proc = subprocess.Popen(
+            ctrl_c_command(command), stderr=subprocess.PIPE, start_new_session=True, env=env
+        )
         try:
             deadline = time.monotonic() + GUARD
             tree: list[int] = []
@@ -159,6 +161,7 @@ def hanging_scan(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list
                 tree = _descendants(proc.pid)
                 if (
                     len(tree) >= 2
+                    and catches_ctrl_c(proc.pid)
                     and all(_ignores_ctrl_c(pid) for pid in tree)
                     and SLOW in index.paths_requested()
                 ):
