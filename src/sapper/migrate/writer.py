@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
+from packaging.specifiers import SpecifierSet
 from tomlkit.items import Table
 
 from ._model import Migration, Refusal
@@ -52,18 +53,17 @@ def _table(value: dict[str, Any], comments: list[str] = ()) -> Table:  # type: i
     return table
 
 
-#: Operators whose version bounds the release from below (``~=80.3``: at least 80.3).
-_LOWER_BOUNDS = frozenset({">=", ">", "~=", "==", "==="})
+def _admits_a_release(spec: SpecifierSet, minimum: str) -> bool:
+    """Whether a setuptools release at least ``minimum`` satisfies ``spec`` (``~=80.3``
+    and ``==80.9.0`` do, ``<60`` does not): the releases are the catalogue's."""
+    from packaging.version import Version
 
+    from ..versions import catalogue
 
-def _at_least(version: str, minimum: str) -> bool:
-    """Whether a specifier's version (``80.3``, ``80.*``) is at least ``minimum``."""
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return Version(version.removesuffix(".*")) >= Version(minimum)
-    except InvalidVersion:
-        return False
+    low = Version(minimum)
+    return any(
+        Version(v) >= low and spec.contains(v, prereleases=False) for v in catalogue().universe
+    )
 
 
 def _requires(old: list[str] | None, minimum: str) -> list[str] | Refusal:
@@ -96,9 +96,7 @@ def _requires(old: list[str] | None, minimum: str) -> list[str] | Refusal:
         spec = SpecifierSet(",".join(str(s) for s in kept))
         if not any(s.operator in {">=", ">", "==", "~=", "==="} for s in kept):
             spec &= SpecifierSet(f">={minimum}")
-        if not spec.contains(minimum) and not any(
-            _at_least(s.version, minimum) for s in spec if s.operator in _LOWER_BOUNDS
-        ):
+        if not _admits_a_release(spec, minimum):
             return Refusal(
                 "build-requires",
                 f"build-system.requires has {text!r}; [project] needs setuptools>={minimum}",
