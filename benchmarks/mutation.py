@@ -165,13 +165,13 @@ GROUPS: dict[str, Group] = {
     "core": Group(
         (
             # sources' limits: the readers, the archive checks, the inflaters
-            "src/sapper/sources.py",
-            "src/sapper/_collect.py",
-            "src/sapper/_files.py",
-            "src/sapper/_directory.py",
-            "src/sapper/_tar.py",
-            "src/sapper/_tarfile_reader.py",
-            "src/sapper/_inflate.py",
+            "src/sapper/inputs/sources.py",
+            "src/sapper/inputs/_collect.py",
+            "src/sapper/inputs/_files.py",
+            "src/sapper/inputs/_directory.py",
+            "src/sapper/inputs/_tar.py",
+            "src/sapper/inputs/_tarfile_reader.py",
+            "src/sapper/inputs/_inflate.py",
             # the fix editors and what applies them
             "src/sapper/fix/__init__.py",
             "src/sapper/fix/setup_cfg.py",
@@ -186,13 +186,13 @@ GROUPS: dict[str, Group] = {
         (
             (
                 (
-                    "sapper.sources.*",
-                    "sapper._collect.*",
-                    "sapper._files.*",
-                    "sapper._directory.*",
-                    "sapper._tar.*",
-                    "sapper._tarfile_reader.*",
-                    "sapper._inflate.*",
+                    "sapper.inputs.sources.*",
+                    "sapper.inputs._collect.*",
+                    "sapper.inputs._files.*",
+                    "sapper.inputs._directory.*",
+                    "sapper.inputs._tar.*",
+                    "sapper.inputs._tarfile_reader.*",
+                    "sapper.inputs._inflate.*",
                 ),
                 _SOURCE_TESTS,
             ),

@@ -102,8 +102,8 @@ def read_all(reader: str) -> Callable[[list[Path]], None]:
     """``read_sdist`` of every archive with the given tar reader (``lean`` or ``tarfile``)."""
 
     def run(paths: list[Path]) -> None:
-        from sapper import sources
         from sapper._exceptions import ArchiveError
+        from sapper.inputs import sources
 
         sources._tar_reader = reader  # the switch the tests use too
         try:

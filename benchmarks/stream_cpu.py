@@ -34,7 +34,7 @@ from memory import baseline_tree  # noqa: E402  # the benchmarks' own folder
 _READ = """
 import sys, time
 from pathlib import Path
-from sapper.sources import read_sdist
+from sapper.inputs.sources import read_sdist
 paths = [Path(line) for line in Path(sys.argv[1]).read_text().split()]
 start = time.process_time()
 for path in paths:

@@ -48,8 +48,8 @@ from oracle.harness import OracleError, metadata_text  # noqa: E402
 from sapper._exceptions import SapperError  # noqa: E402
 from sapper.check import Options, check_files  # noqa: E402
 from sapper.fix import fix_files  # noqa: E402
+from sapper.inputs.sources import ProjectFiles, read_sdist  # noqa: E402
 from sapper.pypi import Download, Index, SdistFile, default_cache_dir  # noqa: E402
-from sapper.sources import ProjectFiles, read_sdist  # noqa: E402
 
 TOP = ROOT.parent / "shared" / "data" / "top-pypi-packages-30-days.json"
 DOC = ROOT / "docs" / "fix.md"

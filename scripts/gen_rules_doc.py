@@ -57,8 +57,8 @@ def render() -> str:
 def example_findings(code: str, today: dt.date = EXAMPLES_TODAY) -> list[dict[str, object]]:
     """What ``sapper check`` finds of rule ``code`` in the rule's own example."""
     from sapper.check import Options, check_files
+    from sapper.inputs.sources import ProjectFiles
     from sapper.rules import get_rule
-    from sapper.sources import ProjectFiles
 
     rule = get_rule(code)
     assert rule is not None, code

@@ -1,4 +1,4 @@
-"""Build sdist-like archives in memory for the tests of sapper.sources."""
+"""Build sdist-like archives in memory for the tests of sapper.inputs.sources."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from sapper.check import Options, check_files
+from sapper.inputs.sources import ProjectFiles
 from sapper.model import TargetResult
-from sapper.sources import ProjectFiles
 
 DATA = Path(__file__).parent / "data"
 #: A fixed "today" so that overdue/pending statuses in golden files never drift.

@@ -1,4 +1,4 @@
-"""The build's unpack of a tar sdist with sapper's lean reader (sapper.build._extract):
+"""The build's unpack of a tar sdist with sapper's lean reader (sapper.inputs._extract):
 the same tree as tarfile's ``data`` filter, and hostile members refused or never made."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from archive_factory import (
 
 from sapper._exceptions import BuildError
 from sapper.build import unpack_sdist
-from sapper.build._extract import _untar_tarfile, extract_tar
+from sapper.inputs._extract import _untar_tarfile, extract_tar
 
 
 def _tree(root: Path) -> dict[str, object]:

@@ -695,13 +695,13 @@ def test_static_verdicts_of_both_sides_from_one_reading(
     tmp_path, monkeypatch, baseline, candidate, env
 ):
     import sapper.check
-    import sapper.sources
+    import sapper.inputs.sources
     from sapper.canary.engine import _statics
 
     reads, checks = [], []
-    read_sdist, check_files = sapper.sources.read_sdist, sapper.check.check_files
+    read_sdist, check_files = sapper.inputs.sources.read_sdist, sapper.check.check_files
     monkeypatch.setattr(
-        sapper.sources, "read_sdist", lambda *a, **k: reads.append(a) or read_sdist(*a, **k)
+        sapper.inputs.sources, "read_sdist", lambda *a, **k: reads.append(a) or read_sdist(*a, **k)
     )
     monkeypatch.setattr(
         sapper.check, "check_files", lambda *a, **k: checks.append(a) or check_files(*a, **k)
@@ -715,11 +715,13 @@ def test_static_verdicts_of_both_sides_from_one_reading(
         reads.clear()
         checks.clear()
         (first, second), uses, _ = _statics(archive, archive.read_bytes(), settings)
-        monkeypatch.setattr(sapper.sources, "read_sdist", read_sdist)
+        monkeypatch.setattr(sapper.inputs.sources, "read_sdist", read_sdist)
         monkeypatch.setattr(sapper.check, "check_files", check_files)
         expected = [_static_reference(archive, b) for b in sides]
         monkeypatch.setattr(
-            sapper.sources, "read_sdist", lambda *a, **k: reads.append(a) or read_sdist(*a, **k)
+            sapper.inputs.sources,
+            "read_sdist",
+            lambda *a, **k: reads.append(a) or read_sdist(*a, **k),
         )
         monkeypatch.setattr(
             sapper.check, "check_files", lambda *a, **k: checks.append(a) or check_files(*a, **k)

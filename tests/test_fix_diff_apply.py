@@ -10,7 +10,7 @@ import pytest
 
 from sapper.cli import main
 from sapper.fix import fix_files
-from sapper.sources import read_directory
+from sapper.inputs.sources import read_directory
 
 CASES = {
     "final-newline": b"[metadata]\nname = x\nhome-page = u\n",

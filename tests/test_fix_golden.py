@@ -16,7 +16,7 @@ import pytest
 from helpers import DATA, TODAY
 
 from sapper.fix import fix_files
-from sapper.sources import read_directory
+from sapper.inputs.sources import read_directory
 
 FIX = DATA / "fix"
 GOLDEN = FIX / "golden"

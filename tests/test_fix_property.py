@@ -20,7 +20,7 @@ import pytest
 from helpers import DATA, TODAY, check
 
 from sapper.fix import fix_files
-from sapper.sources import read_directory
+from sapper.inputs.sources import read_directory
 
 PROJECTS = DATA / "fix" / "projects"
 NAMES = sorted(p.name for p in PROJECTS.iterdir())

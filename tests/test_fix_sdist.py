@@ -12,7 +12,7 @@ import pytest
 from sapper._exceptions import ArchiveError
 from sapper.fix import fix_files
 from sapper.fix.sdist import rewrite_sdist
-from sapper.sources import read_sdist
+from sapper.inputs.sources import read_sdist
 
 CFG = b"[metadata]\nname = x\n# keep\nauthor-email = a@b\n"
 FIXED_CFG = b"[metadata]\nname = x\n# keep\nauthor_email = a@b\n"

@@ -17,7 +17,7 @@ from helpers import TODAY, project
 
 from sapper._exceptions import ArchiveError
 from sapper.fix import fix_files
-from sapper.sources import Limits, read_sdist
+from sapper.inputs.sources import Limits, read_sdist
 
 LABEL = "pkg-1.0.tar.gz"
 BOMB = "refusing to read a likely decompression bomb"

@@ -21,10 +21,10 @@ import pytest
 from oracle.cases import BINARY, REAL_KEYS, SYNTAX
 
 from sapper.check import Options, check_files
+from sapper.inputs.sources import ProjectFiles, read_directory
 from sapper.model import Finding
 from sapper.render.explain import example_files
 from sapper.rules import all_rules
-from sapper.sources import ProjectFiles, read_directory
 
 CODES = tuple(r.code for r in all_rules())
 #: (select, ignore) -> project label -> its findings, or the traceback of a crash.

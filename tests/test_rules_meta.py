@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from sapper.check import check_files
+from sapper.inputs.sources import ProjectFiles
 from sapper.render.explain import example_files
 from sapper.rules import all_rules
 from sapper.rules._index import NEEDS_FILE, RULE_MODULES
-from sapper.sources import ProjectFiles
 
 RULES = all_rules()
 HEADINGS = (
@@ -60,7 +60,7 @@ def test_rules_doc_is_current() -> None:
 
 def _projects() -> list[ProjectFiles]:
     """Every rule's example, and every project tree among the test data."""
-    from sapper.sources import read_directory
+    from sapper.inputs.sources import read_directory
 
     found = []
     for rule in RULES:
@@ -166,7 +166,7 @@ def test_check_imports_only_the_selected_rule_modules() -> None:
     code = (
         "import sys\n"
         "from sapper.check import Options, check_files\n"
-        "from sapper.sources import ProjectFiles\n"
+        "from sapper.inputs.sources import ProjectFiles\n"
         "files = {'setup.cfg': b'[metadata]\\nauthor-email = a@b\\n'}\n"
         "p = ProjectFiles(label='x', root='', files=files, names=tuple(files))\n"
         "r = check_files(p, target='x', kind='directory', options=Options(select=('SC00',)))\n"
@@ -244,7 +244,7 @@ def test_check_skips_rules_whose_file_is_absent() -> None:
     code = (
         "import sys\n"
         "from sapper.check import check_files\n"
-        "from sapper.sources import ProjectFiles\n"
+        "from sapper.inputs.sources import ProjectFiles\n"
         "files = {'setup.cfg': b'[metadata]\\nauthor-email = a@b\\n'}\n"
         "p = ProjectFiles(label='x', root='', files=files, names=tuple(files))\n"
         "r = check_files(p, target='x', kind='directory')\n"

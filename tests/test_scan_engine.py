@@ -21,12 +21,12 @@ from helpers import TODAY
 
 from sapper._exceptions import StoreError
 from sapper.check import Options, check_files
+from sapper.inputs.sources import read_sdist
 from sapper.render.json import result_dict
 from sapper.scan import Progress, ScanOptions, scan
 from sapper.scan.analyse import AnalyseOptions, analyse, read_plan
 from sapper.scan.corpus import Job, parse_versions
 from sapper.scan.store import open_results
-from sapper.sources import read_sdist
 
 MiB = 1024 * 1024
 CHECK = Options(today=TODAY)

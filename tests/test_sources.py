@@ -1,4 +1,4 @@
-"""Tests of sapper.sources: reading projects from directories and hostile sdist archives."""
+"""Tests of sapper.inputs.sources: reading projects from directories and hostile sdist archives."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from archive_factory import (
     symlink,
 )
 
-from sapper import _inflate, sources
 from sapper._exceptions import ArchiveError, TargetError, UsageError
-from sapper.sources import (
+from sapper.inputs import _inflate, sources
+from sapper.inputs.sources import (
     DEFAULT_LIMITS,
     Limits,
     ProjectFiles,
@@ -590,7 +590,7 @@ def test_missing_sdist_file(tmp_path: Path) -> None:
 
 def test_nothing_is_written_to_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def forbidden(*args: object, **kwargs: object) -> None:
-        msg = "sapper.sources must not extract or write anything"
+        msg = "sapper.inputs.sources must not extract or write anything"
         raise AssertionError(msg)
 
     for owner, name in [

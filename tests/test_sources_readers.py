@@ -23,9 +23,9 @@ import pytest
 from archive_factory import compress, dir_, file, make_tar, make_zip, symlink
 from test_sources import ALL_KINDS, DAMAGED, LABEL, PROJECT, build
 
-from sapper import _inflate, _tar, sources
 from sapper._exceptions import ArchiveError
-from sapper.sources import Limits, read_sdist
+from sapper.inputs import _inflate, _tar, sources
+from sapper.inputs.sources import Limits, read_sdist
 
 MiB = 1024 * 1024
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
@@ -238,7 +238,7 @@ def test_sparse_members_are_left_to_tarfile(monkeypatch: pytest.MonkeyPatch) -> 
     data = header + bytes(1024)
     with pytest.raises(_tar.Unsupported):
         list(_tar.members(_tar.Stream(iter([data]), lambda done, total: None)))
-    from sapper import _tarfile_reader
+    from sapper.inputs import _tarfile_reader
 
     calls: list[str] = []
     real = _tarfile_reader.scan_tar

@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from ._directory import read_directory
 from ._exceptions import SapperError, TargetError, UsageError
-from ._files import ProjectFiles, is_sdist_filename
+from .inputs._directory import read_directory
+from .inputs._files import ProjectFiles, is_sdist_filename
 from .model import (
     ErrorRecord,
     Finding,
@@ -453,7 +453,7 @@ def check_target(target: str, options: Options | None = None) -> TargetResult:
             files = read_directory(target)
             return check_files(files, target=target, kind=kind, options=options)
         # the archive readers (tar, zip, the inflaters) only for archives
-        from .sources import read_sdist
+        from .inputs.sources import read_sdist
 
         if kind == "sdist":
             files = read_sdist(target)

@@ -15,7 +15,7 @@ from .facts.pyproject import (
 from .model import Project
 
 if TYPE_CHECKING:
-    from .sources import ProjectFiles
+    from .inputs.sources import ProjectFiles
 
 # email.parser is imported where it is needed: start-up time matters.
 

@@ -21,9 +21,9 @@ import pytest
 
 from sapper.changes import CHANGES, Change
 from sapper.check import Options, check_files, check_target
+from sapper.inputs.sources import ProjectFiles
 from sapper.render.explain import example_files
 from sapper.rules import Rule, get_rule
-from sapper.sources import ProjectFiles
 from sapper.versions import catalogue
 
 from .harness import metadata_outcome

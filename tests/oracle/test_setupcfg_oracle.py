@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sapper.check import Options, check_files
-from sapper.sources import ProjectFiles
+from sapper.inputs.sources import ProjectFiles
 
 from .cases import all_cases
 from .harness import HookResult, older_python, parse_config, reason_mismatch, require_runnable

@@ -37,7 +37,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from .._exceptions import FetchError, UsageError
-from .._files import SDIST_SUFFIXES
+from ..inputs._files import SDIST_SUFFIXES
 from .inputs import Entry, FileRef, FormatControl, InputSet
 
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ def _python_ok(requires_python: str | None, target: Target) -> bool:
 
 
 def _sdists(files: Iterable[FileRef]) -> list[FileRef]:
-    from ..sources import is_sdist_filename
+    from ..inputs.sources import is_sdist_filename
 
     return [f for f in files if not f.is_wheel and is_sdist_filename(f.filename)]
 

@@ -20,9 +20,9 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from .._exceptions import SapperError, TargetError
 from ..check import Options, check_files
 from ..facts.pyproject import DEFAULT_REQUIRES
+from ..inputs.sources import ProjectFiles, read_sdist
 from ..model import Finding, Project
 from ..project import build_system, load_pyproject
-from ..sources import ProjectFiles, read_sdist
 from ..versions import Catalogue, catalogue, contains
 from .inputs import FileRef
 from .resolve import Resolution, Target
@@ -131,7 +131,7 @@ def judge_files(
     target: Target,
     enforce_deprecations: bool = False,
 ) -> BuildVerdict:
-    """Check one sdist's files (a :class:`sapper.sources.ProjectFiles`) and decide."""
+    """Check one sdist's files (a :class:`sapper.inputs.sources.ProjectFiles`) and decide."""
     cat = catalogue()
     options = Options(python=target.python, enforce_deprecations=enforce_deprecations)
     result = check_files(files, target=label, kind="sdist", options=options, project=project)

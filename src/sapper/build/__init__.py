@@ -26,9 +26,9 @@ bubblewrap cannot run, naming the cause :func:`diagnose_sandbox` found and its f
 
 from __future__ import annotations
 
+from ..inputs._extract import unpack_sdist
 from ._capture import BuildWarning, parse_setuptools_message, signature
 from ._env import EnvironmentCache, Wheelhouse
-from ._extract import unpack_sdist
 from ._runner import Builder, BuildResult, Mode, Outcome
 from ._sandbox import (
     Limits,

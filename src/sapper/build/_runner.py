@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .._exceptions import BuildError, SandboxError
+from ..inputs._extract import unpack_source
 from ._capture import (
     SITECUSTOMIZE,
     BuildWarning,
@@ -25,7 +26,6 @@ from ._capture import (
     signature,
 )
 from ._env import EnvironmentCache, Wheelhouse, base_prefix
-from ._extract import unpack_source
 from ._sandbox import Limits, SandboxRun, run_sandboxed
 from ._server import SERVER_NAME, SERVER_SOURCE, HookServer
 

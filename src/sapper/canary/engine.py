@@ -25,8 +25,8 @@ from .model import CLASSES, Backend, SideResult, TargetRow, classify
 from .store import CanaryStore, corpus_identity
 
 if TYPE_CHECKING:
-    from .._files import ProjectFiles
     from ..check import Options
+    from ..inputs._files import ProjectFiles
     from ..model import TargetResult
 
 __all__ = [
@@ -172,9 +172,9 @@ def _statics(
     side, uses setuptools, (project name, version)), from one reading of the sdist (its
     bytes ``data`` when given) and one run of the rules: the verdicts differ only by the
     setuptools version (and the enforcement of deprecations) they are evaluated at."""
-    from .._directory import read_directory
     from ..check import Options, check_files, failing_codes
-    from ..sources import read_sdist
+    from ..inputs._directory import read_directory
+    from ..inputs.sources import read_sdist
     from ..versions import catalogue
 
     unknown: Static = ("unknown", ())

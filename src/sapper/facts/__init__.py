@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from ..sources import ProjectFiles
+    from ..inputs.sources import ProjectFiles
     from ..versions import Catalogue
     from ._values import Target
     from .config import OtherConfig

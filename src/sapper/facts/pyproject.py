@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
 
-    from ..sources import ProjectFiles
+    from ..inputs.sources import ProjectFiles
 
 # packaging.requirements and tomllib are imported where they are needed: most checks never
 # touch them and start-up time matters.

@@ -15,7 +15,7 @@ from ._cfgparse import (
 )
 
 if TYPE_CHECKING:
-    from ..sources import ProjectFiles
+    from ..inputs.sources import ProjectFiles
     from ..versions import Catalogue, CfgFacts
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ._exprs import dotted
 
 if TYPE_CHECKING:
-    from ..sources import ProjectFiles
+    from ..inputs.sources import ProjectFiles
     from ._values import Item, Run, Target
 
 __all__ = [

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Literal
 
 from .._exceptions import TargetError, UsageError
+from ..inputs.sources import ProjectFiles
 from ..model import Finding
-from ..sources import ProjectFiles
 
 __all__ = [
     "Edit",
@@ -301,7 +301,7 @@ def load_target(
     :raises TargetError: if it cannot be read or downloaded.
     """
     from ..check import classify_target
-    from ..sources import read_directory, read_sdist
+    from ..inputs.sources import read_directory, read_sdist
 
     kind = classify_target(target)
     if kind == "directory":

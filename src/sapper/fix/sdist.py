@@ -1,7 +1,7 @@
 """Write a repaired copy of an sdist: same members in the same order, with the same modes,
 owners and mtimes, and only the fixed files' contents replaced (PKG-INFO is never touched).
 
-The archive is read in memory after :func:`sapper.sources.read_sdist` has checked it, and the
+The archive is read in memory after :func:`sapper.inputs.sources.read_sdist` has checked it, and the
 copy is built in memory; nothing is extracted.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .._exceptions import ArchiveError
-from ..sources import ProjectFiles, archive_format
+from ..inputs.sources import ProjectFiles, archive_format
 
 __all__ = ["rewrite_sdist", "write_sdist_bytes"]
 

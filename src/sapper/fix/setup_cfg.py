@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..facts.cfgkeys import METADATA_KEYS, METADATA_RENAMES, content_type
+from ..inputs.sources import ProjectFiles
 from ..model import Finding
-from ..sources import ProjectFiles
 from . import Edit, Status
 from .setup_py import SetupPyInfo
 

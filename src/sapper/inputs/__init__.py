@@ -34,6 +34,7 @@ __all__ = [
     "read_sdist",
 ]
 
+
 def __getattr__(name: str) -> Any:
     if name in __all__:
         from importlib import import_module
@@ -41,6 +42,7 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module(".sources", __name__), name)
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
+
 
 def __dir__() -> list[str]:
     return sorted(__all__)

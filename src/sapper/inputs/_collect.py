@@ -1,8 +1,8 @@
 """What reading a tar archive keeps, and the checks on each member that both tar
-readers of :mod:`sapper.sources` share (the lean one and ``tarfile``): member names
+readers of :mod:`sapper.inputs.sources` share (the lean one and ``tarfile``): member names
 (:func:`_member_path`), the project root, link targets resolved inside the project
 (:class:`_Where`), member types, claimed sizes and counts against the
-:class:`~sapper._files.Limits` (:class:`_Collector`), and the files the rules want
+:class:`~sapper.inputs._files.Limits` (:class:`_Collector`), and the files the rules want
 (:class:`_Project`). Every problem is an :class:`~sapper._exceptions.ArchiveError` naming
 the archive and the member.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from sapper import _tar
 from sapper._exceptions import ArchiveError
-from sapper._files import Limits, ProjectFiles
+from sapper.inputs import _tar
+from sapper.inputs._files import Limits, ProjectFiles
 
 __all__: list[str] = []
 

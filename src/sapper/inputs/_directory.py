@@ -1,4 +1,4 @@
-"""Read a project from a directory on disk (re-exported by :mod:`sapper.sources`)."""
+"""Read a project from a directory on disk (re-exported by :mod:`sapper.inputs.sources`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Final
 
 from sapper._exceptions import TargetError
-from sapper._files import DEFAULT_LIMITS, Limits, ProjectFiles, default_wanted
+from sapper.inputs._files import DEFAULT_LIMITS, Limits, ProjectFiles, default_wanted
 
 __all__ = ["read_directory"]
 

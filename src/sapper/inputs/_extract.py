@@ -1,6 +1,6 @@
 """Unpack an sdist (or copy a source tree) for a build: :func:`unpack_sdist`. A zip is
 extracted by ``zipfile`` after its members are checked; a tar sdist with sapper's lean tar
-reader (:mod:`sapper._tar`), as safely as ``tarfile``'s ``data`` filter and without its
+reader (:mod:`sapper.inputs._tar`), as safely as ``tarfile``'s ``data`` filter and without its
 cost per member (``tarfile`` with that filter for what the lean reader leaves).
 
 ``tarfile.extractall(filter="data")`` builds a ``TarInfo`` per member and resolves the real
@@ -35,13 +35,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from .. import _tar
-from .._collect import _RATIO_FLOOR
 from .._exceptions import BuildError
+from . import _tar
+from ._collect import _RATIO_FLOOR
 
 __all__ = ["TAR_FORMATS", "Unsupported", "extract_tar", "unpack_sdist", "unpack_source"]
 
-#: The formats (:func:`sapper.sources.archive_format`) this module extracts.
+#: The formats (:func:`sapper.inputs.sources.archive_format`) this module extracts.
 TAR_FORMATS: Final = frozenset({"gzip", "bzip2", "xz", "tar"})
 Unsupported = _tar.Unsupported  # a sparse member: the caller extracts with tarfile instead
 
@@ -89,7 +89,7 @@ def extract_tar(
     :raises BuildError: for a hostile, damaged or oversized archive (``label`` names it).
     :raises Unsupported: for a sparse member (left to ``tarfile``).
     """
-    from ..sources import _chunks  # the decompressed chunks, as the static reader gets them
+    from .sources import _chunks  # the decompressed chunks, as the static reader gets them
 
     chunks, consumed = _chunks(fmt, data)
 
@@ -280,7 +280,7 @@ def _check_name(name: str) -> None:
 def _untar(source: Path, dest: Path, data: bytes | None = None) -> None:
     """Extract with sapper's lean tar reader (:func:`extract_tar`); ``tarfile`` and its
     ``data`` filter for what it leaves (sparse members) or does not recognise."""
-    from ..sources import archive_format
+    from .sources import archive_format
 
     try:
         if data is None:

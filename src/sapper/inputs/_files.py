@@ -1,7 +1,7 @@
 """What a project's files are once read: :class:`ProjectFiles`, the :class:`Limits` that bound
 reading them, and which files sapper's rules may need (:func:`default_wanted`).
 
-Re-exported by :mod:`sapper.sources`, the public module.
+Re-exported by :mod:`sapper.inputs.sources`, the public module.
 """
 
 from __future__ import annotations

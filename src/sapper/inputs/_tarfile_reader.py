@@ -1,10 +1,10 @@
 """sapper's reader of tar archives through :mod:`tarfile`: the reference for the lean reader.
 
-:mod:`sapper.sources` reads tar archives with its lean header reader
-(:mod:`sapper._tar`); this one reads them through ``tarfile``'s stream mode. It is the
+:mod:`sapper.inputs.sources` reads tar archives with its lean header reader
+(:mod:`sapper.inputs._tar`); this one reads them through ``tarfile``'s stream mode. It is the
 reference the lean reader is tested against, and the fallback for what the lean reader
 leaves to ``tarfile`` (sparse members). Both feed the same
-:class:`~sapper._collect._Collector`, which makes every hostile-archive check.
+:class:`~sapper.inputs._collect._Collector`, which makes every hostile-archive check.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import tarfile
 from typing import IO, Final, Protocol
 
-from sapper import _tar
-from sapper._collect import _Collector, _human, _Where
-from sapper.sources import _Archive, _opened
+from sapper.inputs import _tar
+from sapper.inputs._collect import _Collector, _human, _Where
+from sapper.inputs.sources import _Archive, _opened
 
 __all__ = ["scan_tar"]
 

@@ -1,8 +1,8 @@
 """Read the files of one project, from a directory or from an sdist archive, into memory.
 
 Archives are never extracted: tar archives are decompressed as a stream (gzip with the
-fastest inflater installed, :mod:`sapper._inflate`) and their headers parsed by a lean
-reader (:mod:`sapper._tar`; ``tarfile`` is its reference in the tests and reads what it
+fastest inflater installed, :mod:`sapper.inputs._inflate`) and their headers parsed by a lean
+reader (:mod:`sapper.inputs._tar`; ``tarfile`` is its reference in the tests and reads what it
 leaves, sparse members); zip archives through their central directory. An sdist file is
 read as a stream, a slice at a time, never whole: what is kept in memory is the files the
 rules want (each under ``max_member_size``), so reading costs about the same memory
@@ -25,8 +25,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Final, Protocol, TypeAlias
 
-from sapper import _inflate, _tar
-from sapper._collect import (
+from sapper._exceptions import ArchiveError, TargetError
+from sapper.inputs import _inflate, _tar
+from sapper.inputs._collect import (
     _RATIO_FLOOR,
     _Collector,
     _hostile,
@@ -35,9 +36,14 @@ from sapper._collect import (
     _Where,
     _WrongRoot,
 )
-from sapper._directory import read_directory
-from sapper._exceptions import ArchiveError, TargetError
-from sapper._files import DEFAULT_LIMITS, Limits, ProjectFiles, default_wanted, is_sdist_filename
+from sapper.inputs._directory import read_directory
+from sapper.inputs._files import (
+    DEFAULT_LIMITS,
+    Limits,
+    ProjectFiles,
+    default_wanted,
+    is_sdist_filename,
+)
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -241,7 +247,7 @@ def _read_tar(
                     reader = "tarfile"  # sparse members: left to tarfile
                     continue
             else:
-                from sapper import _tarfile_reader  # the reference
+                from sapper.inputs import _tarfile_reader  # the reference
 
                 _tarfile_reader.scan_tar(data, fmt, collector, where, stop_after)
         except _WrongRoot:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..facts.setup_cfg import SetupCfgFacts
 from ..fix.setup_cfg import IniDoc
-from ..sources import ProjectFiles
+from ..inputs.sources import ProjectFiles
 from ._model import Refusal
 from ._values import Given, cfg_section_value, cfg_value
 

@@ -11,7 +11,7 @@ from .._toml import loads as toml_loads
 from ..facts._exprs import func_name
 from ..facts._values import UNKNOWN, make_target
 from ..facts.setup_py import SetupPyFacts
-from ..sources import ProjectFiles, default_wanted, read_directory
+from ..inputs.sources import ProjectFiles, default_wanted, read_directory
 from ._model import FileChange, Migration, Refusal
 from ._values import Given
 from .cfg import edit_setup_cfg, read_setup_cfg

@@ -21,7 +21,7 @@ def fix_safety(rule: Rule) -> str:
 
 def explain(rule: Rule) -> str:
     from ..check import check_files
-    from ..sources import ProjectFiles
+    from ..inputs.sources import ProjectFiles
 
     files = example_files(rule)
     project = ProjectFiles(label="example", root="", files=files, names=tuple(sorted(files)))

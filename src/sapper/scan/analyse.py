@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Final
 
 from .._exceptions import SapperError, TargetError
 from ..check import Options, check_files, selected
+from ..inputs.sources import default_wanted, read_sdist
 from ..model import ErrorRecord, Project, TargetKind, TargetResult
 from ..render.json import result_dict
-from ..sources import default_wanted, read_sdist
 from ..versions import catalogue, contains
 from .corpus import Job, parse_time, top_list
 from .store import Row

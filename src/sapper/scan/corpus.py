@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from .._exceptions import FetchError, UsageError
-from ..sources import is_sdist_filename
+from ..inputs.sources import is_sdist_filename
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
