@@ -148,18 +148,26 @@ class EnvironmentCache:
         self.wheelhouse = wheelhouse
         self.python = python or sys.executable
 
+    def _key(self, requirements: Sequence[str]) -> str:
+        # v2: environments carry compiled bytecode (the sandbox cannot write it, and without
+        # it every hook pays for compiling setuptools again: about twice the start-up).
+        # v3: keyed by the interpreter's real file, not the name it was reached by (`sapper`
+        # runs .venv/bin/python3, `python -m sapper` .venv/bin/python: one environment)
+        return requirement_key(requirements, salt=f"v3|{_interpreter_id(self.python)}")
+
+    def discard(self, requirements: Sequence[str]) -> None:
+        """Remove the environment of ``requirements`` (made again on the next :meth:`get`)."""
+        key = self._key(requirements)
+        with _locked(self.path / f"{key}.lock"):
+            shutil.rmtree(self.path / key, ignore_errors=True)
+
     def get(self, requirements: Sequence[str]) -> Path:
         """The environment directory with exactly ``requirements`` installed (and their
         dependencies), creating it when needed. Its interpreter is ``ENV/bin/python``.
 
         :raises BuildError: when uv cannot install them from the wheelhouse.
         """
-        # v2: environments carry compiled bytecode (the sandbox cannot write it, and without
-        # it every hook pays for compiling setuptools again: about twice the start-up).
-        # v3: keyed by the interpreter's real file, not the name it was reached by (`sapper`
-        # runs .venv/bin/python3, `python -m sapper` .venv/bin/python: one environment)
-        salt = f"v3|{_interpreter_id(self.python)}"
-        key = requirement_key(requirements, salt=salt)
+        key = self._key(requirements)
         env = self.path / key
         if (env / _READY).exists():
             return env

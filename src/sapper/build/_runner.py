@@ -177,18 +177,26 @@ class Builder:
     def environment(self, requirements: Sequence[str]) -> Path:
         """Fetch (when online) and create the environment for ``requirements``.
 
-        The wheelhouse is tried first: when the wheels a set needs are already there (the
-        same setuptools with another project's extra requirement...), the index is not asked
-        again, which saves a resolver run per requirement set.
+        For a set whose every requirement is pinned (``name==1.2``) the wheelhouse is tried
+        first: when its wheels are already there (the same setuptools with another
+        project's extra requirement...), the index is not asked again, which saves a
+        resolver run per requirement set. A set with a range (``scikit-build>=0.14``) is
+        resolved against the index once, as pip would: the wheelhouse may hold an older
+        release than the newest (opencv-python's scikit-build>=0.14.0 got a cached 0.17.6,
+        which 72.0.0 breaks, where pip gets 0.18.x), and an environment made from it before
+        that resolution is made again.
 
         :raises BuildError: when a wheel cannot be fetched or installed.
         """
         environments = self.environments
         if self.online and not self.wheelhouse.fetched(requirements):
-            try:
-                return environments.get(requirements)
-            except BuildError:
-                pass  # something is missing: fetch it
+            if all_pinned(requirements):
+                try:
+                    return environments.get(requirements)
+                except BuildError:
+                    pass  # something is missing: fetch it
+            self.wheelhouse.fetch(requirements)
+            environments.discard(requirements)
         self.wheelhouse.fetch(requirements)
         return environments.get(requirements)
 
@@ -616,6 +624,23 @@ def _apply_override(
     else:
         out.extend(v for k, v in pinned.items() if k != "setuptools")
     return out
+
+
+def all_pinned(requirements: Sequence[str]) -> bool:
+    """Whether every requirement names one exact release (``name==1.2``, no wildcard)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    for text in requirements:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            return False
+        specs = list(req.specifier)
+        if req.url or not any(
+            s.operator in {"==", "==="} and not s.version.endswith(".*") for s in specs
+        ):
+            return False
+    return True
 
 
 def is_setuptools_backend(backend: str) -> bool:
