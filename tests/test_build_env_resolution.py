@@ -52,19 +52,15 @@ def _builder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, calls: _Calls) -> 
             calls.log.append("fetch")
             calls.fetched_sets.add(tuple(requirements))
 
-    def get(self: object, requirements: list[str]) -> Path:
+    def get(self: object, requirements: list[str], *, resolved: bool = False) -> Path:
         if not calls.in_wheelhouse and tuple(requirements) not in calls.fetched_sets:
             raise BuildError("missing")
-        calls.log.append("get")
+        calls.log.append("get resolved" if resolved else "get")
         return tmp_path / "env"
-
-    def discard(self: object, requirements: list[str]) -> None:
-        calls.log.append("discard")
 
     monkeypatch.setattr(_env.Wheelhouse, "fetched", fetched)
     monkeypatch.setattr(_env.Wheelhouse, "fetch", fetch)
     monkeypatch.setattr(_env.EnvironmentCache, "get", get)
-    monkeypatch.setattr(_env.EnvironmentCache, "discard", discard)
     return Builder(cache_dir=tmp_path, sandbox=False)
 
 
@@ -74,12 +70,12 @@ def test_a_range_is_resolved_against_the_index_once(
     calls = _Calls(in_wheelhouse=True)  # an older release would do: it must not be used
     builder = _builder(monkeypatch, tmp_path, calls)
     builder.environment(["setuptools==72.0.0", "scikit-build>=0.14.0"])
-    # fetched (pip resolves the newest), an environment made before from the wheelhouse
-    # alone is dropped, then made from what was fetched
-    assert calls.log == ["fetch", "discard", "get"]
+    # fetched (pip resolves the newest), then the environment of the resolved set: never
+    # one made from the wheelhouse alone
+    assert calls.log == ["fetch", "get resolved"]
     calls.log.clear()
     builder.environment(["setuptools==72.0.0", "scikit-build>=0.14.0"])
-    assert calls.log == ["get"]  # resolved once
+    assert calls.log == ["get resolved"]  # resolved once
 
 
 def test_a_pinned_set_is_served_from_the_wheelhouse(
@@ -97,4 +93,12 @@ def test_a_pinned_set_missing_from_the_wheelhouse_is_fetched(
     calls = _Calls(in_wheelhouse=False)
     builder = _builder(monkeypatch, tmp_path, calls)
     builder.environment(["setuptools==72.0.0"])
-    assert calls.log == ["fetch", "discard", "get"]
+    assert calls.log == ["fetch", "get"]
+
+
+def test_a_resolved_set_has_an_environment_of_its_own(tmp_path: Path) -> None:
+    from sapper.build._env import EnvironmentCache, Wheelhouse
+
+    cache = EnvironmentCache(tmp_path / "envs", Wheelhouse(tmp_path / "wh"))
+    requirements = ["scikit-build>=0.14.0"]
+    assert cache._key(requirements) != cache._key(requirements, resolved=True)

@@ -148,26 +148,24 @@ class EnvironmentCache:
         self.wheelhouse = wheelhouse
         self.python = python or sys.executable
 
-    def _key(self, requirements: Sequence[str]) -> str:
+    def _key(self, requirements: Sequence[str], *, resolved: bool = False) -> str:
         # v2: environments carry compiled bytecode (the sandbox cannot write it, and without
         # it every hook pays for compiling setuptools again: about twice the start-up).
         # v3: keyed by the interpreter's real file, not the name it was reached by (`sapper`
         # runs .venv/bin/python3, `python -m sapper` .venv/bin/python: one environment)
-        return requirement_key(requirements, salt=f"v3|{_interpreter_id(self.python)}")
+        # resolved: made after the set was resolved against the index (a set with a range)
+        mark = "|resolved" if resolved else ""
+        return requirement_key(requirements, salt=f"v3{mark}|{_interpreter_id(self.python)}")
 
-    def discard(self, requirements: Sequence[str]) -> None:
-        """Remove the environment of ``requirements`` (made again on the next :meth:`get`)."""
-        key = self._key(requirements)
-        with _locked(self.path / f"{key}.lock"):
-            shutil.rmtree(self.path / key, ignore_errors=True)
-
-    def get(self, requirements: Sequence[str]) -> Path:
+    def get(self, requirements: Sequence[str], *, resolved: bool = False) -> Path:
         """The environment directory with exactly ``requirements`` installed (and their
         dependencies), creating it when needed. Its interpreter is ``ENV/bin/python``.
+        ``resolved``: the set was resolved against the index first (it has a range), and
+        its environment is kept apart from one made from the wheelhouse alone.
 
         :raises BuildError: when uv cannot install them from the wheelhouse.
         """
-        key = self._key(requirements)
+        key = self._key(requirements, resolved=resolved)
         env = self.path / key
         if (env / _READY).exists():
             return env

@@ -181,24 +181,23 @@ class Builder:
         first: when its wheels are already there (the same setuptools with another
         project's extra requirement...), the index is not asked again, which saves a
         resolver run per requirement set. A set with a range (``scikit-build>=0.14``) is
-        resolved against the index once, as pip would: the wheelhouse may hold an older
-        release than the newest (opencv-python's scikit-build>=0.14.0 got a cached 0.17.6,
-        which 72.0.0 breaks, where pip gets 0.18.x), and an environment made from it before
-        that resolution is made again.
+        resolved against the index once, as pip would, and its environment made from what
+        that resolution fetched (its own key, so an environment an older sapper made from
+        the wheelhouse alone is never reused): the wheelhouse may hold an older release
+        than the newest (opencv-python's scikit-build>=0.14.0 got a cached 0.17.6, which
+        72.0.0 breaks, where pip gets 0.18.x).
 
         :raises BuildError: when a wheel cannot be fetched or installed.
         """
         environments = self.environments
-        if self.online and not self.wheelhouse.fetched(requirements):
-            if all_pinned(requirements):
-                try:
-                    return environments.get(requirements)
-                except BuildError:
-                    pass  # something is missing: fetch it
-            self.wheelhouse.fetch(requirements)
-            environments.discard(requirements)
+        pinned = all_pinned(requirements)
+        if pinned and self.online and not self.wheelhouse.fetched(requirements):
+            try:
+                return environments.get(requirements)
+            except BuildError:
+                pass  # something is missing: fetch it
         self.wheelhouse.fetch(requirements)
-        return environments.get(requirements)
+        return environments.get(requirements, resolved=not pinned)
 
     def _pin_pulled_in(
         self, requires: tuple[str, ...], override: Sequence[str], env_dir: Path
