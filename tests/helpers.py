@@ -42,14 +42,54 @@ def ctrl_c_command(argv: list[str]) -> list[str]:
     return [sys.executable, "-c", reset, *argv]
 
 
-def catches_ctrl_c(pid: int) -> bool:
-    """Whether process ``pid`` has a handler for SIGINT (Python's KeyboardInterrupt)."""
+def _signal_mask(pid: int, field: str) -> int:
+    """A signal mask of process ``pid`` (``SigCgt``: handled, ``SigIgn``: ignored)."""
     import re
-    import signal
 
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
+        return 0
+    match = re.search(rf"^{field}:\s*([0-9a-f]+)$", status, re.M)
+    return int(match.group(1), 16) if match else 0
+
+
+def catches_ctrl_c(pid: int) -> bool:
+    """Whether process ``pid`` has a handler for SIGINT (Python's KeyboardInterrupt)."""
+    import signal
+
+    return bool(_signal_mask(pid, "SigCgt") & (1 << (signal.SIGINT - 1)))
+
+
+def ignores_ctrl_c(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT (a worker after its initializer)."""
+    import signal
+
+    return bool(_signal_mask(pid, "SigIgn") & (1 << (signal.SIGINT - 1)))
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root``, read from /proc."""
+    kids: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            kids.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        for child in kids.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie (a zombie waits to be reaped, it runs nothing)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
         return False
-    match = re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.M)
-    return bool(match) and bool(int(match.group(1), 16) & (1 << (signal.SIGINT - 1)))
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

@@ -18,38 +18,12 @@ from pathlib import Path
 
 import pytest
 from canary_support import BUILD_CACHE, require_sandbox, sdist
-from helpers import catches_ctrl_c, ctrl_c_command
+from helpers import catches_ctrl_c, ctrl_c_command, descendants, running
 
 from sapper.canary import CanaryStore
 
 #: A guard against a hang, not a measure: far above what any of these steps takes.
 PATIENCE = 300.0
-
-
-def _descendants(root: int) -> set[int]:
-    kids: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            kids.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
-    out: set[int] = set()
-    todo = [root]
-    while todo:
-        for child in kids.get(todo.pop(), []):
-            out.add(child)
-            todo.append(child)
-    return out
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
@@ -80,7 +54,7 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + PATIENCE
         while b"built 1/2" not in seen and time.monotonic() < deadline:
-            tree |= _descendants(proc.pid)
+            tree |= set(descendants(proc.pid))
             ready, _, _ = select.select([proc.stderr], [], [], 0.2)
             if ready:
                 chunk = os.read(proc.stderr.fileno(), 4096)
@@ -89,7 +63,7 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
                 seen += chunk
         assert b"built 1/2" in seen, seen[-2000:]
         assert catches_ctrl_c(proc.pid), "the canary's process does not handle SIGINT"
-        tree |= _descendants(proc.pid)  # the workers, and the sleeping build's sandbox
+        tree |= set(descendants(proc.pid))  # the workers, and the sleeping build's sandbox
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
         try:
             _, rest = proc.communicate(timeout=PATIENCE)
@@ -116,9 +90,9 @@ def test_ctrl_c_stops_cleanly_and_says_what_is_stored(tmp_path: Path) -> None:
         ]
     # nothing left running: no worker, no sandbox of the sleeping build
     deadline = time.monotonic() + 30
-    while [p for p in tree if _running(p)] and time.monotonic() < deadline:
+    while [p for p in tree if running(p)] and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert [p for p in tree if _running(p)] == []
+    assert [p for p in tree if running(p)] == []
     assert len(tree) >= 3  # two workers and the build's sandbox at least were seen
     # the interrupted build's temporary directory is gone too
     assert sorted(p.name for p in work.iterdir()) == []

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 from fake_index import FakeIndex, make_sdist, serve, sha256
-from helpers import TODAY, catches_ctrl_c, ctrl_c_command
+from helpers import (
+    TODAY,
+    catches_ctrl_c,
+    ctrl_c_command,
+    descendants,
+    ignores_ctrl_c,
+    running,
+)
 
 from sapper.check import Options
 from sapper.scan import Progress, ScanOptions, scan
@@ -90,47 +97,6 @@ def test_daemon_pool() -> None:
 # --------------------------------------------------------------------------- processes
 
 
-def _children() -> dict[int, list[int]]:
-    kids: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            kids.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
-    return kids
-
-
-def _descendants(root: int) -> list[int]:
-    kids = _children()
-    out, todo = [], [root]
-    while todo:
-        for child in kids.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def _ignores_ctrl_c(pid: int) -> bool:
-    """The process ignores SIGINT (a worker after its initializer: Ctrl-C is the scan's)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    match = re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M)
-    return bool(match) and bool(int(match.group(1), 16) & (1 << (signal.SIGINT - 1)))
-
-
-def _running(pid: int) -> bool:
-    """Alive and not a zombie (a zombie waits to be reaped, it runs nothing)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.fixture
 def hanging_scan(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
     """A ``sapper scan -j 2`` whose workers are up, stuck on a download that hangs."""
@@ -158,11 +124,11 @@ def hanging_scan(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list
             # the resource tracker where the scan cannot fork) and have left Ctrl-C to the
             # scan, and the download of slow hangs: real signs, however loaded the machine
             while time.monotonic() < deadline:
-                tree = _descendants(proc.pid)
+                tree = descendants(proc.pid)
                 if (
                     len(tree) >= 2
                     and catches_ctrl_c(proc.pid)
-                    and all(_ignores_ctrl_c(pid) for pid in tree)
+                    and all(ignores_ctrl_c(pid) for pid in tree)
                     and SLOW in index.paths_requested()
                 ):
                     break
@@ -174,7 +140,7 @@ def hanging_scan(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
-            for pid in _descendants(proc.pid):
+            for pid in descendants(proc.pid):
                 os.kill(pid, signal.SIGKILL)
 
 
@@ -187,7 +153,7 @@ def test_kill_9_leaves_no_process(
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + GUARD
-    while (left := [p for p in tree if _running(p)]) and time.monotonic() < deadline:
+    while (left := [p for p in tree if running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left == [], [names[p] for p in left]
 
@@ -219,6 +185,6 @@ def test_ctrl_c_says_what_is_stored(
     # a fresh store: what is stored is what this run wrote (the local sdist, if analysed)
     assert int(match.group(1)) == int(match.group(3)) == count <= 1
     deadline = time.monotonic() + GUARD
-    while [p for p in tree if _running(p)] and time.monotonic() < deadline:
+    while [p for p in tree if running(p)] and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert [p for p in tree if _running(p)] == []
+    assert [p for p in tree if running(p)] == []
