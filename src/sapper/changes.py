@@ -654,6 +654,22 @@ FLAT_LAYOUT_CONFIGURED = "61.1.0"
 LICENSE_DOTDOT_DUE = (("77.0.3", "2026-03-20"), ("80.10.2", "2027-02-18"))
 
 
+#: SP003: names served by a module-level ``__getattr__`` after they stopped being defined: the
+#: first release that serves them and the due date of the deprecation warning it emits
+#: (``None``: a plain DeprecationWarning that SETUPTOOLS_ENFORCE_DEPRECATION ignores).
+#: Read from the wheels: command/test.py (72.1.0), command/easy_install.py (80.3.1),
+#: dep_util.py (69.0.0 serves only newer_pairwise_group; 69.0.1 adds newer_group),
+#: dist.py (75.2.0).
+SERVED_NAMES: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("setuptools.command.test", "test"): ("72.1.0", "2024-11-15"),
+    ("setuptools.command.easy_install", "sys_executable"): ("80.3.1", "2025-10-31"),
+    ("setuptools.command.easy_install", "ScriptWriter"): ("80.3.1", "2025-10-31"),
+    ("setuptools.dep_util", "newer_pairwise_group"): ("69.0.0", None),
+    ("setuptools.dep_util", "newer_group"): ("69.0.1", None),
+    ("setuptools.dist", "sequence"): ("75.2.0", "2025-08-28"),
+}
+
+
 _BY_ID = {c.id: c for c in CHANGES}
 
 

@@ -9,6 +9,7 @@ import ast
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ...facts.pyproject import DEFAULT_REQUIRES
 from ...facts.setup_py import condition, import_sites
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
@@ -154,7 +155,8 @@ def _table_finding(ctx: Context, table: dict[str, object], problem: str) -> Find
     needed = "".join(
         f', "<the distribution that provides {top}>"' for top, _ in _third_party_imports(ctx)
     )
-    requires = f'requires = ["setuptools>=40.8.0"{needed}]'
+    default = ", ".join(f'"{r}"' for r in DEFAULT_REQUIRES)
+    requires = f"requires = [{default}{needed}]"
     return make_finding(
         ctx,
         "PP009",

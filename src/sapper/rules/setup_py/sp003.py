@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from packaging.version import Version
 
+from ...changes import SERVED_NAMES
 from ...facts.inventory import covered
 from ...facts.setup_py import (
     PATH,
@@ -29,22 +30,6 @@ from ._shared import caught_nodes
 if TYPE_CHECKING:
     from ...facts._values import Target
     from ...versions import Catalogue
-
-#: Names served by a module-level ``__getattr__`` after they stopped being defined: the
-#: first release that serves them and the due date of the deprecation warning it emits
-#: (``None``: a plain DeprecationWarning that SETUPTOOLS_ENFORCE_DEPRECATION ignores).
-#: Read from the wheels: command/test.py (72.1.0), command/easy_install.py (80.3.1),
-#: dep_util.py (69.0.0 serves only newer_pairwise_group; 69.0.1 adds newer_group),
-#: dist.py (75.2.0).
-_SERVED: dict[tuple[str, str], tuple[str, str | None]] = {
-    ("setuptools.command.test", "test"): ("72.1.0", "2024-11-15"),
-    ("setuptools.command.easy_install", "sys_executable"): ("80.3.1", "2025-10-31"),
-    ("setuptools.command.easy_install", "ScriptWriter"): ("80.3.1", "2025-10-31"),
-    ("setuptools.dep_util", "newer_pairwise_group"): ("69.0.0", None),
-    ("setuptools.dep_util", "newer_group"): ("69.0.1", None),
-    ("setuptools.dist", "sequence"): ("75.2.0", "2025-08-28"),
-}
-
 
 _NAME_ADVICE = {
     "Feature": "`Feature` was removed in setuptools 46; declare extras with `extras_require`",
@@ -165,7 +150,7 @@ def _ranges(cat: Catalogue, module: str, name: str, overdue: bool) -> _Ranges:
     AttributeError): setuptools.errors has ``SetupError`` since 59.0.1 only."""
     defined = cat.names[module][name]
     module_ranges = cat.modules.get(module, [])
-    served = _SERVED.get((module, name))
+    served = SERVED_NAMES.get((module, name))
     served_since = Version(served[0]) if served else None
     failing: set[str] = set()
     warning: set[str] = set()
@@ -208,7 +193,7 @@ def _check_removed_names(ctx: Context) -> Iterable[Finding]:
         defined = names[site.module].get(site.name)
         if key in seen or defined is None:  # never defined there: not a removal sapper knows
             continue
-        served = _SERVED.get(key)
+        served = SERVED_NAMES.get(key)
         due = served[1] if served else None
         overdue = due is not None and _dt.date.fromisoformat(due) < ctx.today
         fails, fails_enforced, warns, too_old = _ranges(cat, site.module, site.name, overdue)
