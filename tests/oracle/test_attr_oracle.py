@@ -10,8 +10,8 @@ import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import reason_mismatch, require_runnable, run_hooks
-from .reasons import reasons_for
+from .agree import disagreements
+from .harness import require_runnable
 
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
 
@@ -29,18 +29,7 @@ TREES = {
 
 
 def _agree(tree: Path) -> list[str]:
-    mismatches = []
-    for version in VERSIONS:
-        real = run_hooks(version, tree)
-        result = check_target(str(tree), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            real, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
-    return mismatches
+    return disagreements(tree, VERSIONS)
 
 
 @pytest.mark.parametrize("name", list(TREES))

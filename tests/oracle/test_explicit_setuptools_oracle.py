@@ -12,8 +12,8 @@ import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import pip_wheel, reason_mismatch, require_runnable, run_hooks
-from .reasons import reasons_for
+from .agree import comparisons
+from .harness import pip_wheel, require_runnable
 
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
 
@@ -44,19 +44,12 @@ def test_a_build_without_isolation_fails_as_the_verdict_says(
     require_runnable((outside, inside))
     for path, text in files.items():
         (tmp_path / path).write_text(text)
-    mismatches = []
-    for version in (outside, inside):
-        real = run_hooks(version, tmp_path, backend="build_meta")
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        verdict = result.verdict
-        assert verdict is not None
-        problem = reason_mismatch(
-            real, verdict.outcome, reasons_for(verdict.because), because=verdict.because
-        )
-        if problem:
-            mismatches.append(f"{version}: {problem}")
-        assert (verdict.excluded_by is not None) == (version == outside)
+    seen = comparisons(tmp_path, (outside, inside), backend="build_meta")
+    mismatches = [c.problem for c in seen if c.problem]
     assert not mismatches, "\n".join(mismatches)
+    for c in seen:
+        assert c.result.verdict is not None
+        assert (c.result.verdict.excluded_by is not None) == (c.version == outside)
     outside_verdict = check_target(str(tmp_path), Options(setuptools=outside)).verdict
     assert outside_verdict is not None
     assert outside_verdict.outcome == "fails"

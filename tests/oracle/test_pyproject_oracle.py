@@ -11,8 +11,8 @@ import pytest
 
 from sapper.check import Options, check_target
 
-from .harness import pip_wheel, reason_mismatch, require_runnable, run_hooks
-from .reasons import reasons_for
+from .agree import comparisons, disagreements, write_tree
+from .harness import pip_wheel, require_runnable
 
 # sapper judges [project] and [tool.setuptools] with each release's own validator (warmed
 # once, tests/conftest.py): what the real validator says at each boundary is the truth
@@ -32,26 +32,7 @@ def compare(
     """Mismatches between sapper's verdict and real setuptools at each version, reasons
     included: a failure must be one a rule of the verdict's ``because`` declares."""
     require_runnable(versions)
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        real = list(pool.map(lambda v: run_hooks(v, root, enforce=enforce), versions))
-    mismatches = []
-    for version, outcome in zip(versions, real, strict=True):
-        result = check_target(str(root), Options(setuptools=version, enforce_deprecations=enforce))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            outcome,
-            result.verdict.outcome,
-            reasons_for(because),
-            because=because,
-            label=f"{version}{' (enforced)' if enforce else ''}",
-        )
-        if problem:
-            mismatches.append(problem)
-    return mismatches
+    return disagreements(write_tree(root, files), versions, enforce=enforce)
 
 
 CASES = [
@@ -382,20 +363,11 @@ def test_third_party_import_matches_setuptools(
     (tmp_path / "setup.py").write_text(PP009_SETUP)
     versions = ("60.10.0", "84.2.1")
     require_runnable(versions)
-    mismatches = []
-    for version in versions:
-        real = run_hooks(version, tmp_path, requires=requires)
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            real, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
+    seen = comparisons(tmp_path, versions, requires=requires)
+    mismatches = [c.problem for c in seen if c.problem]
     assert not mismatches, "\n".join(mismatches)
     if requires:  # the control really builds (a verdict of "builds" agreed with a build)
-        assert real.outcome == "builds"
+        assert seen[-1].real.outcome == "builds"
 
 
 def test_missing_dynamic_is_dropped_silently(tmp_path: Path) -> None:

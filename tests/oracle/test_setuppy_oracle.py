@@ -4,14 +4,12 @@ failure must be the failure the case declares (exception type and message)."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from sapper.check import Options, check_target
-
-from .harness import Reason, reason_mismatch, require_runnable, run_hooks
+from .agree import disagreements
+from .harness import Reason, require_runnable
 
 pytestmark = [pytest.mark.oracle, pytest.mark.network]
 
@@ -82,14 +80,5 @@ def test_setup_py_matches_setuptools(
     require_runnable(versions)
     (tmp_path / "setup.py").write_text(SETUP.format(imp=imp, kw=kw))
 
-    def one(version: str) -> str | None:
-        real = run_hooks(version, tmp_path)
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        return reason_mismatch(
-            real, result.verdict.outcome, reason, because=result.verdict.because, label=version
-        )
-
-    with ThreadPoolExecutor(2) as pool:
-        mismatches = [m for m in pool.map(one, versions) if m]
+    mismatches = disagreements(tmp_path, versions, reasons=reason)
     assert not mismatches, "\n".join(mismatches)

@@ -29,6 +29,7 @@ from sapper import _toml as tomllib
 from sapper.check import Options, check_target
 from sapper.pypi import DEFAULT_INDEX_URL, Index
 
+from .agree import disagreements
 from .harness import CACHE, reason_mismatch, require_runnable, run_hooks
 from .reasons import reasons_for
 
@@ -184,18 +185,7 @@ def test_validator_matches_setuptools(
     require_runnable(versions)
     for rel, text in files.items():
         (tmp_path / rel).write_text(text)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        real = list(pool.map(lambda v: run_hooks(v, tmp_path), versions))
-    mismatches = []
-    for version, outcome in zip(versions, real, strict=True):
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            outcome, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
+    mismatches = disagreements(tmp_path, versions)
     assert not mismatches, "\n".join(mismatches)
 
 
@@ -206,15 +196,5 @@ def test_fallback_knows_a_tool_table_without_project(tmp_path: Path) -> None:
     require_runnable(versions)
     (tmp_path / "pyproject.toml").write_text("[tool.setuptools]\npy-modules = []\n")
     (tmp_path / "setup.py").write_text(SETUP)
-    mismatches = []
-    for version in versions:
-        real = run_hooks(version, tmp_path)
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            real, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
+    mismatches = disagreements(tmp_path, versions)
     assert not mismatches, "\n".join(mismatches)

@@ -11,6 +11,7 @@ import pytest
 
 from sapper.check import Options, check_target
 
+from .agree import disagreements
 from .harness import reason_mismatch, require_runnable, run_hooks
 from .reasons import REASONS, reasons_for
 
@@ -360,14 +361,5 @@ def test_distutils_build_py_window(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "__init__.py").write_text("")
     versions = ("58.4.0", "58.5.0", "58.5.2", "58.5.3")
     require_runnable(versions)
-    mismatches = []
-    for version in versions:
-        real = run_hooks(version, tmp_path)
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        problem = reason_mismatch(
-            real, result.verdict.outcome, SP010, because=result.verdict.because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
+    mismatches = disagreements(tmp_path, versions, reasons=SP010)
     assert not mismatches, "\n".join(mismatches)
