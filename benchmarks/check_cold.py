@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _measure import instructions
+
 SETUP_CFG = """\
 [metadata]
 name = demo
@@ -71,26 +73,6 @@ def _time(cmd: list[str], cwd: Path) -> float:
         cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=_ENV
     )
     return time.perf_counter() - start
-
-
-def _instructions(cmd: list[str], cwd: Path) -> int | None:
-    """Instructions executed by ``cmd`` (valgrind's callgrind), or None without valgrind."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        return None
-    done = subprocess.run(
-        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=False,
-        env=_ENV,
-    )
-    for line in done.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.rsplit(":", 1)[1])
-    return None
 
 
 def _tool(name: str, bindir: Path) -> str | None:
@@ -139,7 +121,7 @@ def main() -> int:
         counts: dict[str, int] = {}
         if args.instructions:
             for name, (cmd, cwd) in commands.items():
-                if (count := _instructions(cmd, cwd)) is not None:
+                if (count := instructions(cmd, cwd, _ENV)) is not None:
                     counts[name] = count
             if not counts:
                 print("valgrind not installed: no instruction counts")

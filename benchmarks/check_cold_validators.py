@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _measure import instructions
 from check_cold import PYPROJECT, SETUP_CFG
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -42,26 +43,6 @@ def _time(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
-
-
-def _instructions(cmd: list[str], cwd: Path, env: dict[str, str]) -> int | None:
-    """Instructions ``cmd`` executes (valgrind's callgrind), or None without valgrind."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        return None
-    done = subprocess.run(
-        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=False,
-    )
-    for line in done.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.rsplit(":", 1)[1])
-    return None
 
 
 def main() -> int:
@@ -118,7 +99,7 @@ def main() -> int:
             for name, (cmd, env) in variants.items():
                 if name == "validators, first look":
                     shutil.rmtree(results, ignore_errors=True)
-                if (count := _instructions(cmd, tree, env)) is not None:
+                if (count := instructions(cmd, tree, env)) is not None:
                     counts[name] = count
     medians = {name: statistics.median(v) for name, v in samples.items()}
     ref = medians.get("before", medians["no validators"])

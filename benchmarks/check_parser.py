@@ -32,13 +32,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _measure import instructions
 
 SETUP_CFG = """\
 [metadata]
@@ -99,32 +100,6 @@ def _run(code: str, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     return took, usage.ru_utime + usage.ru_stime
 
 
-def _instructions(code: str, cwd: Path, env: dict[str, str]) -> int | None:
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        return None
-    done = subprocess.run(
-        [
-            valgrind,
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
-            sys.executable,
-            "-c",
-            code,
-        ],
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=False,
-        env=env,
-    )
-    for line in done.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.rsplit(":", 1)[1])
-    return None
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
@@ -153,7 +128,8 @@ def main() -> int:
                 cpu[name].append(used)
         if args.instructions:
             for name, code in variants.items():
-                if (count := _instructions(code, tree, _env(name, args.src))) is not None:
+                cmd = [sys.executable, "-c", code]
+                if (count := instructions(cmd, tree, _env(name, args.src))) is not None:
                     counts[name] = count
     medians = {name: statistics.median(v) * 1000 for name, v in samples.items()}
     cpus = {name: statistics.median(v) * 1000 for name, v in cpu.items()}
