@@ -46,6 +46,7 @@ RULE_MODULES: dict[str, str] = {
     "SP009": "sapper.rules.setup_py.sp009",
     "SP010": "sapper.rules.setup_py.sp010",
     "SP900": "sapper.rules.setup_py.sp900",
+    "SP901": "sapper.rules.setup_py.sp901",
 }
 
 #: Rule code -> the project file without which it cannot report (``Rule.needed_file``).
@@ -74,4 +75,5 @@ NEEDS_FILE: dict[str, str] = {
     "SP009": "setup.py",
     "SP010": "setup.py",
     "SP900": "setup.py",
+    "SP901": "setup.py",
 }
