@@ -45,6 +45,7 @@ RULE_MODULES: dict[str, str] = {
     "SP008": "sapper.rules.setup_py.sp008",
     "SP009": "sapper.rules.setup_py.sp009",
     "SP010": "sapper.rules.setup_py.sp010",
+    "SP011": "sapper.rules.setup_py.sp011",
     "SP900": "sapper.rules.setup_py.sp900",
     "SP901": "sapper.rules.setup_py.sp901",
 }
@@ -74,6 +75,7 @@ NEEDS_FILE: dict[str, str] = {
     "SP008": "setup.py",
     "SP009": "setup.py",
     "SP010": "setup.py",
+    "SP011": "setup.py",
     "SP900": "setup.py",
     "SP901": "setup.py",
 }
