@@ -1378,6 +1378,15 @@ def _sp011(
         ),
         pytest.param(
             {
+                "setup.py": _SP011_HEAD + "import sys, setuptools\n"
+                'if "install" in sys.argv:\n'
+                '    setuptools.Distribution().get_command_obj("install")\n'
+            },
+            [],
+            id="module-level-under-argv-install",
+        ),
+        pytest.param(
+            {
                 "setup.py": "from setuptools import setup\nfrom cpydist import BuildExt\n"
                 "setup(name='x', version='1', ext_modules=EXTENSIONS,\n"
                 "      cmdclass={'build_ext': BuildExt})\n",

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .pyproject import PyprojectFacts
     from .setup_py import SetupPyFacts
 
-__all__ = ["WHEEL_BUILD_COMMANDS", "SureFailure", "sure_failure"]
+__all__ = ["WHEEL_BUILD_COMMANDS", "SureFailure", "sure_failure", "surely_run"]
 
 #: ``sys.argv[1]`` when setuptools' PEP 517 backend runs setup.py for a wheel: ``egg_info``
 #: (``get_requires_for_build_wheel``), ``dist_info`` (``prepare_metadata_for_build_wheel``),
@@ -297,3 +297,38 @@ def sure_failure(setup_py: SetupPyFacts, pyproject: PyprojectFacts) -> SureFailu
         return search.body(tree.body, "setup.py", env, {}, None, 0)
     except (_Stop, RecursionError):
         return None
+
+
+def surely_run(setup_py: SetupPyFacts, body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The simple statements of a module ``body`` that run in every wheel build, as far as
+    the branches go: an ``if`` only into the branch its test decides (with ``sys.argv`` as
+    a wheel build has it), the body of a ``with``; nothing under ``try``, a loop, a
+    function or a class."""
+    run = _Walker(setup_py.target, setup_py.files)
+    env: dict[str, Slot] = {"__name__": Slot("__main__"), "__file__": Slot(UNKNOWN)}
+
+    def walk(nodes: list[ast.stmt]) -> Iterator[ast.stmt]:
+        for node in nodes:
+            if isinstance(node, ast.If):
+                try:
+                    truth = run.truth(node.test, env, None)
+                except RecursionError:
+                    truth = None
+                if truth is not None:
+                    yield from walk(node.body if truth else node.orelse)
+            elif isinstance(node, ast.With):
+                yield from walk(node.body)
+            elif not isinstance(
+                node,
+                ast.FunctionDef
+                | ast.AsyncFunctionDef
+                | ast.ClassDef
+                | ast.For
+                | ast.AsyncFor
+                | ast.While
+                | ast.Try
+                | ast.AsyncWith,
+            ) and not (hasattr(ast, "TryStar") and isinstance(node, ast.TryStar)):
+                yield node
+
+    return walk(body)

@@ -13,7 +13,8 @@ from ...facts.commands import (
     option_methods,
     resolve_class,
 )
-from ...facts.setup_py import PATH, statements
+from ...facts.raises import surely_run
+from ...facts.setup_py import PATH
 from ...model import Finding, Reference
 from .._base import Context, Rule, register
 from .._emit import due_sets, make_finding
@@ -27,8 +28,8 @@ def _check(ctx: Context) -> Iterable[Finding]:
     tree = ctx.setup_py.tree
     if tree is None:
         return []
-    # setup.py's own module-level code runs in every stage
-    top = list(statements(tree.body, imports=False, target=ctx.setup_py.target))
+    # setup.py's own module-level code that surely runs: in every stage
+    top = list(surely_run(ctx.setup_py, tree.body))
     calls = command_calls(top, INSTALL, PATH, None)
     if calls:
         call = calls[0]
