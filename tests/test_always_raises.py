@@ -123,6 +123,25 @@ CASES: list[tuple[str, str, dict[str, str], tuple[int, str] | None]] = [
         {},
         None,
     ),
+    (
+        "pinterest-rebound-in-undecided-branch",
+        "import os\nv = None\nif os.environ.get('X'):\n    v = '1'\nelse:\n    v = read()\n"
+        'if v is None:\n    raise ValueError("Version is not defined")\n' + SETUP,
+        {},
+        None,
+    ),
+    (
+        "bound-by-exec",
+        'v = None\nexec(open("v.py").read())\nif v is None:\n    raise ValueError("x")\n' + SETUP,
+        {"v.py": "v = '1'\n"},
+        None,
+    ),
+    (
+        "bound-once",
+        'V = None\nif V is None:\n    raise ValueError("no version")\n',
+        {},
+        (5, "no version"),
+    ),
     ("fine", SETUP, {}, None),
 ]
 

@@ -123,6 +123,35 @@ def _walk_local(node: ast.AST) -> Iterator[ast.AST]:
         yield from _walk_local(child)
 
 
+def _forget(stmt: ast.stmt, env: dict[str, Slot]) -> None:
+    """Names bound in a statement the walk does not run are no longer known."""
+    for node in _walk_local(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            env.pop(node.id, None)
+
+
+_DYNAMIC: Final = frozenset({"exec", "globals", "vars", "locals", "setattr"})
+
+
+def _rebound(tree: ast.Module) -> frozenset[str] | None:
+    """The names bound more than once anywhere in ``tree`` (functions too, which may
+    declare them ``global``); None when the module binds names dynamically."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and dotted(node.func) in _DYNAMIC:
+            return None
+        name = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            name = node.id
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = node.name
+        elif isinstance(node, ast.alias):
+            name = (node.asname or node.name).partition(".")[0]
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    return frozenset(n for n, c in counts.items() if c > 1)
+
+
 def _exit_status(call: ast.Call) -> bool | None:
     """Whether ``sys.exit(...)`` reports a failure: True for a non-zero number or a string,
     False for none, 0 or None, None when it cannot be read."""
@@ -142,6 +171,19 @@ class _Search:
         self.follow_imports = follow_imports
         self.run = _Walker(setup_py.target, setup_py.files)
         self.seen: set[str] = set()
+        #: The module whose body is being walked (names bound there are looked up).
+        self.module: ast.Module | None = None
+        self.unstable: dict[int, frozenset[str] | None] = {}
+
+    def stable(self, tree: ast.Module, name: str) -> bool:
+        """Whether ``name`` is bound once in module ``tree``, with no ``exec``, ``globals()``
+        or ``vars()`` that could bind it otherwise: only then is its value at the binding
+        the value a later test reads."""
+        key = id(tree)
+        if key not in self.unstable:
+            self.unstable[key] = _rebound(tree)
+        names = self.unstable[key]
+        return names is not None and name not in names
 
     def body(  # noqa: PLR0917
         self,
@@ -169,6 +211,7 @@ class _Search:
                 if truth is None:
                     if _may_leave([stmt]):
                         raise _Stop
+                    _forget(stmt, env)
                     continue
                 found = self.body(stmt.body if truth else stmt.orelse, path, env, defs, via, depth)
                 if found:
@@ -190,13 +233,14 @@ class _Search:
                 slot = self.run.eval(stmt.value, env, None)
                 for target in stmt.targets:
                     assert isinstance(target, ast.Name)
-                    env[target.id] = slot
+                    if self.module is not None and self.stable(self.module, target.id):
+                        env[target.id] = slot
+                    else:
+                        env.pop(target.id, None)
                 continue
             if _may_leave([stmt]):
                 raise _Stop
-            for node in _walk_local(stmt):  # names bound elsewhere are no longer known
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                    env.pop(node.id, None)
+            _forget(stmt, env)
         return None
 
     def _raise(
@@ -258,12 +302,15 @@ class _Search:
                 if tree is None:
                     continue
                 env: dict[str, Slot] = {"__name__": Slot(module), "__file__": Slot(UNKNOWN)}
+                outer, self.module = self.module, tree
                 try:
                     found = self.body(
                         tree.body, path, env, {}, (stmt.lineno, stmt.col_offset + 1, module), 1
                     )
                 except _Stop:
                     found = None
+                finally:
+                    self.module = outer
                 if found:
                     return found
         return None
@@ -292,6 +339,7 @@ def sure_failure(setup_py: SetupPyFacts, pyproject: PyprojectFacts) -> SureFailu
         return None
     follow = pyproject.build_system.backend == LEGACY_BACKEND or sys_path_modified(tree)
     search = _Search(setup_py, follow)
+    search.module = tree
     env: dict[str, Slot] = {"__name__": Slot("__main__"), "__file__": Slot(UNKNOWN)}
     try:
         return search.body(tree.body, "setup.py", env, {}, None, 0)
