@@ -1401,6 +1401,16 @@ def _sp011(
             id="mysql-shape-base-in-project-module",
         ),
         pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "bdist_wheel")},
+            [("SP011", 10)],
+            id="bdist-wheel-finalized-by-dist-info",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "build", "zip_safe=False")},
+            [("SP011", 10)],
+            id="build-without-modules",
+        ),
+        pytest.param(
             {"setup.py": _sp011("run", _SP011_GET)},
             [],
             id="in-run-only",

@@ -23,6 +23,8 @@ HEAD = (
     "from setuptools.command.build_py import build_py\n"
     "from setuptools.command.build_ext import build_ext\n"
     "from setuptools.command.install_lib import install_lib\n"
+    "from setuptools.command.bdist_wheel import bdist_wheel\n"
+    "from setuptools.command.build import build\n"
 )
 GET = '        self.distribution.get_command_obj("install")\n'
 PY = "py_modules=['m']"
@@ -34,7 +36,8 @@ def _setup(method: str, body: str, command: str, keywords: str) -> str:
         HEAD
         + f"class Cmd({command}):\n    def {method}(self):\n        super().{method}()\n"
         + body
-        + f"setup(name='x', version='1', {keywords}, cmdclass={{'{command}': Cmd}})\n"
+        + f"setup(name='x', version='1', {keywords + ', ' if keywords else ''}"
+        + f"cmdclass={{'{command}': Cmd}})\n"
     )
 
 
@@ -72,6 +75,8 @@ CASES: list[tuple[str, dict[str, str], bool]] = [
     ),
     ("build-ext", {"setup.py": _setup("finalize_options", GET, "build_ext", EXT)}, True),
     ("mysql-shape", MYSQL_SHAPE, True),
+    ("bdist-wheel", {"setup.py": _setup("finalize_options", GET, "bdist_wheel", PY)}, True),
+    ("build-without-modules", {"setup.py": _setup("finalize_options", GET, "build", "")}, True),
     ("control-run-only", {"setup.py": _setup("run", GET, "build_py", PY)}, False),
     (
         "control-no-extensions",

@@ -6,10 +6,12 @@ anything asks for it: ``get_command_obj``, ``get_finalized_command``,
 ``reinitialize_command``, ``run_command`` and ``set_undefined_options`` (which finalizes
 the command it copies options from). The metadata stage of a wheel build
 (``get_requires_for_build_wheel`` and ``prepare_metadata_for_build_wheel``) runs
-``egg_info`` (and ``dist_info``), whose manifest finalizes ``build_py`` when the project has
-modules, ``build_ext`` when it has extensions, and through them ``build``: the
-``initialize_options`` and ``finalize_options`` of the classes registered under those names
-run in every build.
+``egg_info`` (and ``dist_info``, which finalizes ``bdist_wheel`` and so ``bdist``), whose
+manifest finalizes ``build`` and, when the project has what they build, ``build_py``,
+``build_ext``, ``build_clib`` and ``build_scripts`` (read in 80.0.1's and 84.2.1's
+``setuptools/command/sdist.py``, ``dist_info.py`` and ``bdist_wheel.py``): the
+``initialize_options`` and ``finalize_options`` of the classes registered under those
+names run in every build.
 """
 
 from __future__ import annotations
@@ -87,12 +89,26 @@ def metadata_commands(keywords: Mapping[str, object]) -> frozenset[str]:
     value is known empty does not count (``has_ext_modules()`` is false for
     ``ext_modules=[]``); one whose value is unknown does."""
     given = {name for name, value in keywords.items() if not _empty(value)}
-    names = {"egg_info", "dist_info"}
-    if given & {"packages", "py_modules"}:
-        names |= {"build_py", "build"}
-    if "ext_modules" in given:
-        names |= {"build_ext", "build"}
+    names = set(_ALWAYS)
+    for keyword, commands in _WITH.items():
+        if keyword in given:
+            names |= commands
     return frozenset(names)
+
+
+#: Finalized in every metadata stage of the releases SP011 concerns (80.x on): the
+#: metadata commands, ``dist_info``'s ``bdist_wheel`` (for the wheel's layout, which
+#: finalizes ``bdist``) and setuptools' sdist defaults' ``build`` (for its sub-commands).
+_ALWAYS: Final = frozenset({"egg_info", "dist_info", "bdist_wheel", "bdist", "build"})
+#: Finalized by the sdist defaults (distutils' ``_add_defaults_*``) when the project has
+#: what the command builds.
+_WITH: Final = {
+    "packages": frozenset({"build_py"}),
+    "py_modules": frozenset({"build_py"}),
+    "ext_modules": frozenset({"build_ext"}),
+    "libraries": frozenset({"build_clib"}),
+    "scripts": frozenset({"build_scripts"}),
+}
 
 
 def _empty(value: object) -> bool:

@@ -58,6 +58,8 @@ def _check(ctx: Context) -> Iterable[Finding]:
 def _who(command: str) -> str:
     if command in {"egg_info", "dist_info"}:
         return "the metadata hooks"
+    if command in {"bdist_wheel", "bdist"}:
+        return "dist_info (the wheel's layout)"
     return "egg_info (listing the sources)"
 
 
@@ -95,10 +97,11 @@ Finds a call that creates setuptools' `install` command (`get_command_obj("insta
 stage of a wheel build runs: setup.py's module-level code, or the `initialize_options` /
 `finalize_options` (with the project base classes they call or inherit, and the methods
 they call on `self`) of a class setup.py registers in `cmdclass` for a command that
-stage finalizes: `egg_info` and `dist_info` always, `build_py` and `build` when `setup()`
-gets `packages` or `py_modules`, `build_ext` and `build` when it gets `ext_modules`
-(`egg_info` finalizes them to list the sources). The class is read in setup.py or in the
-project module setup.py imports it from.
+stage finalizes: `egg_info`, `dist_info`, `bdist_wheel` and `bdist` (`dist_info` asks
+for the wheel's layout) and `build` always; `build_py` when `setup()` gets `packages` or
+`py_modules`, `build_ext` with `ext_modules`, `build_clib` with `libraries`,
+`build_scripts` with `scripts` (`egg_info` finalizes them to list the sources). The
+class is read in setup.py or in the project module setup.py imports it from.
 
 ## Why is this bad?
 From setuptools 80.1.0, `install.initialize_options` emits "setup.py install is
