@@ -48,7 +48,7 @@ def _run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 #: What the scaffold writes (the first three) and regenerates (the others).
 TOUCHED = {
-    "src/sapper/rules/setup_py/sp011.py",
+    "src/sapper/rules/setup_py/sp012.py",
     "tests/test_setup_py.py",
     "src/sapper/changes.py",
     "src/sapper/rules/_index.py",
@@ -64,7 +64,7 @@ def test_new_rule_in_a_copy_passes_the_meta_tests(tmp_path: Path) -> None:
     done = _run(
         repo,
         "scripts/new_rule.py",
-        "SP011",
+        "SP012",
         "setuppy-metaclass-conflict",
         "--family",
         "setup_py",
@@ -80,11 +80,11 @@ def test_new_rule_in_a_copy_passes_the_meta_tests(tmp_path: Path) -> None:
     # the rule exists everywhere a rule must: index, NEEDS_FILE (from Rule.reads), the docs,
     # the golden examples and the catalogue
     index = (repo / "src/sapper/rules/_index.py").read_text(encoding="utf-8")
-    assert '"SP011": "sapper.rules.setup_py.sp011"' in index
-    assert '"SP011": "setup.py"' in index
-    assert "## SP011" in (repo / "docs/rules.md").read_text(encoding="utf-8")
-    assert '"SP011"' in (repo / "tests/data/golden/rule-examples.json").read_text(encoding="utf-8")
-    assert "SP011" in (repo / "docs/catalogue.md").read_text(encoding="utf-8")
+    assert '"SP012": "sapper.rules.setup_py.sp012"' in index
+    assert '"SP012": "setup.py"' in index
+    assert "## SP012" in (repo / "docs/rules.md").read_text(encoding="utf-8")
+    assert '"SP012"' in (repo / "tests/data/golden/rule-examples.json").read_text(encoding="utf-8")
+    assert "SP012" in (repo / "docs/catalogue.md").read_text(encoding="utf-8")
     tests = _run(
         repo,
         "-m",
@@ -95,13 +95,13 @@ def test_new_rule_in_a_copy_passes_the_meta_tests(tmp_path: Path) -> None:
         "tests/test_rules_meta.py",
         "tests/test_meta_tests.py",
         "tests/test_rule_mutants.py::test_rule_example_findings_golden",
-        "tests/test_setup_py.py::test_sp011",
+        "tests/test_setup_py.py::test_sp012",
     )
     assert tests.returncode == 0, tests.stdout[-3000:]
-    assert "SP011" in _run(repo, "-m", "sapper", "rules").stdout
+    assert "SP012" in _run(repo, "-m", "sapper", "rules").stdout
     # a second run refuses the code it added
     again = _run(
-        repo, "scripts/new_rule.py", "SP011", "x-y", "--family", "setup_py", "--change", "ST43"
+        repo, "scripts/new_rule.py", "SP012", "x-y", "--family", "setup_py", "--change", "ST43"
     )
     assert again.returncode == 2
     assert "exists already" in again.stderr
@@ -113,11 +113,11 @@ def test_a_rule_module_without_its_index_line_fails_loudly(tmp_path: Path) -> No
     repo = _copy(tmp_path)
     index = (repo / "src/sapper/rules/_index.py").read_text(encoding="utf-8")
     shutil.copy2(
-        repo / "src/sapper/rules/setup_py/sp010.py", repo / "src/sapper/rules/setup_py/sp011.py"
+        repo / "src/sapper/rules/setup_py/sp010.py", repo / "src/sapper/rules/setup_py/sp012.py"
     )
-    module = repo / "src/sapper/rules/setup_py/sp011.py"
+    module = repo / "src/sapper/rules/setup_py/sp012.py"
     module.write_text(
-        module.read_text(encoding="utf-8").replace('code="SP010"', 'code="SP011"'),
+        module.read_text(encoding="utf-8").replace('code="SP010"', 'code="SP012"'),
         encoding="utf-8",
     )
     assert (repo / "src/sapper/rules/_index.py").read_text(encoding="utf-8") == index
@@ -130,8 +130,8 @@ def test_a_rule_module_without_its_index_line_fails_loudly(tmp_path: Path) -> No
     ("args", "message"),
     [
         (("XX011", "a-b", "--family", "setup_py", "--change", "ST43"), "is SP and three digits"),
-        (("SP011", "Bad_Slug", "--family", "setup_py", "--change", "ST43"), "the slug"),
-        (("SP011", "a-b", "--family", "setup_py", "--change", "ST43"), "no failing range"),
+        (("SP012", "Bad_Slug", "--family", "setup_py", "--change", "ST43"), "the slug"),
+        (("SP012", "a-b", "--family", "setup_py", "--change", "ST43"), "no failing range"),
     ],
 )
 def test_new_rule_refuses(tmp_path: Path, args: tuple[str, ...], message: str) -> None:

@@ -1309,3 +1309,140 @@ def test_sp010_imports_after_an_unreached_except_clause() -> None:
         + "setup(include_package_data=True, cmdclass={'build_py': dbp})\n"
     )
     assert [f.code for f in check({"setup.py": source}).findings] == ["SP010"]
+
+
+# ------------------------------------------------------------------ SP011 (scripts/new_rule.py)
+
+_SP011_HEAD = (
+    "from setuptools import setup\n"
+    "from setuptools.command.build_py import build_py\n"
+    "from setuptools.command.build_ext import build_ext\n"
+    "from setuptools import Extension\n"
+)
+_SP011_GET = '        self.distribution.get_command_obj("install")\n'
+
+
+def _sp011(
+    method: str, body: str, command: str = "build_py", keywords: str = "py_modules=['m']"
+) -> str:
+    return (
+        _SP011_HEAD
+        + f"class Cmd({command}):\n    def {method}(self):\n        super().{method}()\n"
+        + body
+        + f"setup(name='x', version='1', {keywords},\n      cmdclass={{'{command}': Cmd}})\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET)},
+            [("SP011", 10)],
+            id="build-py-finalize",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("initialize_options", _SP011_GET)},
+            [("SP011", 10)],
+            id="build-py-initialize",
+        ),
+        pytest.param(
+            {
+                "setup.py": _sp011(
+                    "finalize_options",
+                    '        self.set_undefined_options("install", ("force", "force"))\n',
+                )
+            },
+            [("SP011", 10)],
+            id="set-undefined-options",
+        ),
+        pytest.param(
+            {
+                "setup.py": _sp011(
+                    "finalize_options",
+                    '        self.get_finalized_command("install")\n',
+                    "build_ext",
+                    "ext_modules=[Extension('m', ['m.c'])]",
+                )
+            },
+            [("SP011", 10)],
+            id="build-ext-with-ext-modules",
+        ),
+        pytest.param(
+            {
+                "setup.py": _SP011_HEAD
+                + 'import setuptools\nd = setuptools.Distribution()\nd.get_command_obj("install")\n'
+            },
+            [("SP011", 7)],
+            id="module-level",
+        ),
+        pytest.param(
+            {
+                "setup.py": _SP011_HEAD + "import sys, setuptools\n"
+                'if "install" in sys.argv:\n'
+                '    setuptools.Distribution().get_command_obj("install")\n'
+            },
+            [],
+            id="module-level-under-argv-install",
+        ),
+        pytest.param(
+            {
+                "setup.py": "from setuptools import setup\nfrom cpydist import BuildExt\n"
+                "setup(name='x', version='1', ext_modules=EXTENSIONS,\n"
+                "      cmdclass={'build_ext': BuildExt})\n",
+                "cpydist/__init__.py": "from setuptools.command.build_ext import build_ext\n"
+                "from setuptools import Command\n\n"
+                "class Base(Command):\n    def finalize_options(self):\n"
+                '        install = self.distribution.get_command_obj("install")\n\n'
+                "class BuildExt(build_ext, Base):\n    def finalize_options(self):\n"
+                "        build_ext.finalize_options(self)\n        Base.finalize_options(self)\n",
+            },
+            [("SP011", 4)],
+            id="mysql-shape-base-in-project-module",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "bdist_wheel")},
+            [("SP011", 10)],
+            id="bdist-wheel-finalized-by-dist-info",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "build", "zip_safe=False")},
+            [("SP011", 10)],
+            id="build-without-modules",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("run", _SP011_GET)},
+            [],
+            id="in-run-only",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "build_ext", "py_modules=['m']")},
+            [],
+            id="build-ext-without-ext-modules",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "build_ext", "ext_modules=[]")},
+            [],
+            id="build-ext-with-empty-ext-modules",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", _SP011_GET, "install_lib", "py_modules=['m']")},
+            [],
+            id="wheel-stage-command",
+        ),
+        pytest.param(
+            {"setup.py": _sp011("finalize_options", '        self.get_command_obj("build")\n')},
+            [],
+            id="another-command",
+        ),
+    ],
+)
+def test_sp011(files: dict[str, str], expected: list[tuple[str, int]]) -> None:
+    from helpers import check as check_files_of
+
+    found = check_files_of(files, enforce_deprecations=True).findings
+    assert [(f.code, f.line) for f in found if f.code == "SP011"] == expected
+    for f in found:
+        if f.code == "SP011":
+            assert f.fails == ()  # an error only when enforced
+            assert "80.1.0" in " ".join(f.fails_enforced)

@@ -379,8 +379,14 @@ CHANGES: tuple[Change, ...] = (
     Change(
         id="ST56",
         what="`setup.py install` deprecation",
-        covered="not a rule: a backend fact (`sapper/data/backend.json`, oracle: `tests/oracle/test_stages_oracle.py`)",
-        notes="every wheel build on setuptools ≥ 80.1.0 fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` regardless of the sdist (80.0.1 builds); with `--enforce-deprecations` the verdict's `stages` say so for the `build_wheel` stage, while the metadata stage and the project's own practices are judged as before",
+        covered="SP011 (oracle, enforce) for the project's own code that creates the `install` command in the metadata stage; the wheel stage is a backend fact (`sapper/data/backend.json`, oracle: `tests/oracle/test_stages_oracle.py`)",
+        notes="`install.initialize_options` (setuptools' own command) emits \"setup.py install is deprecated\" with a due date (2025-10-31) from 80.1.0 (80.0.1 emits it without one, never an error), so creating the command at all (`get_command_obj`, `get_finalized_command`, `reinitialize_command`, `run_command`, `set_undefined_options` with it) fails under `SETUPTOOLS_ENFORCE_DEPRECATION=1` once it is overdue, whatever warning filters are set (`build_meta` only filters the warning). Every wheel build on setuptools ≥ 80.1.0 does it (`bdist_wheel.run`): with `--enforce-deprecations` the verdict's `stages` say so for the `build_wheel` stage. The metadata stage creates it only when the project's code asks for it (mysql-connector-python 26.10.0: its `build_ext`, finalized by `egg_info`, asks for `install`)",
+        warns=(("80.1.0", None),),
+        due=(("80.1.0", "2025-10-31"),),
+        references=(_ref("80.1.0", "setup.py install deprecation gets a due date"),),
+        error=Expected(
+            type="SetuptoolsDeprecationWarning", message=r"setup\.py install is deprecated"
+        ),
     ),
     Change(id="ST57", what="`setuptools.sandbox`", covered="SP001"),
     Change(

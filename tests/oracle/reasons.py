@@ -81,6 +81,8 @@ OTHER: dict[str, tuple[Reason, ...]] = {
     ),
     # Python itself, compiling setup.py before setuptools does anything.
     "SP900": (Reason(("SyntaxError", "TabError", "IndentationError", "ValueError"), r"."),),
+    # the project's own code: the exception setup.py raises (the oracle's cases raise these)
+    "SP901": (Reason(("RuntimeError", "SystemExit"), r"."),),
     # -- pyproject.toml ----------------------------------------------------------------
     "PP001": (
         Reason(("ValueError",), r"^invalid pyproject\.toml config: (`project|\w+ - )"),

@@ -45,7 +45,9 @@ RULE_MODULES: dict[str, str] = {
     "SP008": "sapper.rules.setup_py.sp008",
     "SP009": "sapper.rules.setup_py.sp009",
     "SP010": "sapper.rules.setup_py.sp010",
+    "SP011": "sapper.rules.setup_py.sp011",
     "SP900": "sapper.rules.setup_py.sp900",
+    "SP901": "sapper.rules.setup_py.sp901",
 }
 
 #: Rule code -> the project file without which it cannot report (``Rule.needed_file``).
@@ -73,5 +75,7 @@ NEEDS_FILE: dict[str, str] = {
     "SP008": "setup.py",
     "SP009": "setup.py",
     "SP010": "setup.py",
+    "SP011": "setup.py",
     "SP900": "setup.py",
+    "SP901": "setup.py",
 }

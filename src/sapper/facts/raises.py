@@ -1,0 +1,382 @@
+"""What surely stops setup.py with an error, whatever setuptools does: a ``raise`` (or
+``sys.exit`` with a failure status) that runs every time setup.py runs in a wheel build.
+
+"Surely runs" is read strictly: the statements of setup.py's module body in order, an ``if``
+followed only into the branch its test decides on the target (``sys.platform``,
+``sys.version_info``..., ``__name__ == "__main__"``, which holds when setuptools' backend
+runs setup.py, and ``sys.argv`` compared with a command a wheel build never passes), the
+body of a function setup.py defines and calls at module level, and the module body of a
+project module setup.py imports there. Nothing under ``try``, ``with``, ``for`` or
+``while`` counts, nor a branch whose test is not decided; the walk stops at the first
+statement that may leave the module early (an exit, a raise, a ``return``) on a path it
+cannot decide, since what follows may never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from ._exprs import UNKNOWN, dotted
+from ._slots import Slot
+from ._values import Run
+from .setup_py import local_files, sys_path_modified
+
+if TYPE_CHECKING:
+    from .pyproject import PyprojectFacts
+    from .setup_py import SetupPyFacts
+
+__all__ = ["WHEEL_BUILD_COMMANDS", "SureFailure", "sure_failure", "surely_run"]
+
+#: ``sys.argv[1]`` when setuptools' PEP 517 backend runs setup.py for a wheel: ``egg_info``
+#: (``get_requires_for_build_wheel``), ``dist_info`` (``prepare_metadata_for_build_wheel``),
+#: ``bdist_wheel`` (``build_wheel``); read in ``setuptools/build_meta.py``, every release
+#: since 40.8.0, when the frontend passes no ``--global-option`` (pip, uv and build do not).
+WHEEL_BUILD_COMMANDS: Final = frozenset({"egg_info", "dist_info", "bdist_wheel"})
+_EXITS: Final = frozenset({"sys.exit", "exit", "quit", "os._exit"})
+_MAX_DEPTH: Final = 3
+_MAX_MESSAGE: Final = 400
+
+
+class SureFailure(NamedTuple):
+    """A statement that fails every wheel build: where it is, and where setup.py reaches
+    it (the call or import in setup.py; the same place when it is in setup.py's body)."""
+
+    path: str
+    line: int
+    exception: str
+    #: The error's message when sapper can read it (a string, a file the sdist ships).
+    message: str | None
+    #: Where setup.py reaches it: (line, column) in setup.py.
+    via_line: int
+    via_column: int
+    #: The module setup.py imports to reach it (None: setup.py itself).
+    via_module: str | None
+
+
+class _Stop(Exception):
+    """The walk cannot tell what runs after this statement."""
+
+
+class _Walker(Run):
+    """A :class:`Run` whose conditions also know ``sys.argv`` in a wheel build."""
+
+    def truth(
+        self, test: ast.expr, env: dict[str, Slot], outer: dict[str, Slot] | None
+    ) -> bool | None:
+        argv = _argv_truth(test)
+        if argv is not None:
+            return argv
+        return super().truth(test, env, outer)
+
+
+def _argv_truth(test: ast.expr) -> bool | None:
+    """``sys.argv[1] == "sdist"`` (``!=``), ``"sdist" in sys.argv`` (``not in``): decided
+    when the command is none a wheel build passes (see :data:`WHEEL_BUILD_COMMANDS`)."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, ast.Eq | ast.NotEq):
+        if _is_argv1(right):
+            left, right = right, left
+        if not (_is_argv1(left) and isinstance(right, ast.Constant)):
+            return None
+        word = right.value
+    elif isinstance(op, ast.In | ast.NotIn):
+        if not (isinstance(left, ast.Constant) and dotted(right) == "sys.argv"):
+            return None
+        word = left.value
+    else:
+        return None
+    if not isinstance(word, str) or word in WHEEL_BUILD_COMMANDS or word.startswith("-"):
+        return None
+    # the command is never passed: equal / contained is False
+    return not isinstance(op, ast.Eq | ast.In)
+
+
+def _is_argv1(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Subscript)
+        and dotted(node.value) == "sys.argv"
+        and isinstance(node.slice, ast.Constant)
+        and node.slice.value == 1
+    )
+
+
+def _may_leave(nodes: list[ast.stmt]) -> bool:
+    """Whether a block may stop the module early (outside the functions it defines)."""
+    for stmt in nodes:
+        for node in _walk_local(stmt):
+            if isinstance(node, ast.Raise | ast.Return):
+                return True
+            if isinstance(node, ast.Call) and dotted(node.func) in _EXITS:
+                return True
+    return False
+
+
+def _walk_local(node: ast.AST) -> Iterator[ast.AST]:
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        yield from _walk_local(child)
+
+
+def _forget(stmt: ast.stmt, env: dict[str, Slot]) -> None:
+    """Names bound in a statement the walk does not run are no longer known."""
+    for node in _walk_local(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            env.pop(node.id, None)
+
+
+_DYNAMIC: Final = frozenset({"exec", "globals", "vars", "locals", "setattr"})
+
+
+def _rebound(tree: ast.Module) -> frozenset[str] | None:
+    """The names bound more than once anywhere in ``tree`` (functions too, which may
+    declare them ``global``); None when the module binds names dynamically."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and dotted(node.func) in _DYNAMIC:
+            return None
+        name = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            name = node.id
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = node.name
+        elif isinstance(node, ast.alias):
+            name = (node.asname or node.name).partition(".")[0]
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    return frozenset(n for n, c in counts.items() if c > 1)
+
+
+def _exit_status(call: ast.Call) -> bool | None:
+    """Whether ``sys.exit(...)`` reports a failure: True for a non-zero number or a string,
+    False for none, 0 or None, None when it cannot be read."""
+    if not call.args:
+        return False
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant):
+        if arg.value is None or arg.value == 0 or arg.value is False:
+            return False
+        return True if isinstance(arg.value, int | str) else None
+    return None
+
+
+class _Search:
+    def __init__(self, setup_py: SetupPyFacts, follow_imports: bool) -> None:
+        self.setup_py = setup_py
+        self.follow_imports = follow_imports
+        self.run = _Walker(setup_py.target, setup_py.files)
+        self.seen: set[str] = set()
+        #: The module whose body is being walked (names bound there are looked up).
+        self.module: ast.Module | None = None
+        self.unstable: dict[int, frozenset[str] | None] = {}
+
+    def stable(self, tree: ast.Module, name: str) -> bool:
+        """Whether ``name`` is bound once in module ``tree``, with no ``exec``, ``globals()``
+        or ``vars()`` that could bind it otherwise: only then is its value at the binding
+        the value a later test reads."""
+        key = id(tree)
+        if key not in self.unstable:
+            self.unstable[key] = _rebound(tree)
+        names = self.unstable[key]
+        return names is not None and name not in names
+
+    def body(  # noqa: PLR0917
+        self,
+        body: list[ast.stmt],
+        path: str,
+        env: dict[str, Slot],
+        defs: dict[str, ast.FunctionDef],
+        via: tuple[int, int, str | None] | None,
+        depth: int,
+    ) -> SureFailure | None:
+        """The first statement of ``body`` that surely fails; raises :class:`_Stop` when
+        what follows a statement may not run."""
+        for stmt in body:
+            here = via or (stmt.lineno, stmt.col_offset + 1, None)
+            if isinstance(stmt, ast.FunctionDef):
+                defs[stmt.name] = stmt
+                env.pop(stmt.name, None)
+                continue
+            if isinstance(stmt, ast.AsyncFunctionDef | ast.ClassDef):
+                defs.pop(stmt.name, None)  # a class body runs, but is not read
+                env.pop(stmt.name, None)
+                continue
+            if isinstance(stmt, ast.If):
+                truth = self.run.truth(stmt.test, env, None)
+                if truth is None:
+                    if _may_leave([stmt]):
+                        raise _Stop
+                    _forget(stmt, env)
+                    continue
+                found = self.body(stmt.body if truth else stmt.orelse, path, env, defs, via, depth)
+                if found:
+                    return found
+                continue
+            if isinstance(stmt, ast.Raise):
+                return self._raise(stmt, path, env, here)
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                found = self._call(stmt.value, path, env, defs, here, depth)
+                if found:
+                    return found
+                continue
+            if isinstance(stmt, ast.Import | ast.ImportFrom) and depth == 0:
+                found = self._import(stmt, depth)
+                if found:
+                    return found
+                continue
+            if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                slot = self.run.eval(stmt.value, env, None)
+                for target in stmt.targets:
+                    assert isinstance(target, ast.Name)
+                    if self.module is not None and self.stable(self.module, target.id):
+                        env[target.id] = slot
+                    else:
+                        env.pop(target.id, None)
+                continue
+            if _may_leave([stmt]):
+                raise _Stop
+            _forget(stmt, env)
+        return None
+
+    def _raise(
+        self, stmt: ast.Raise, path: str, env: dict[str, Slot], here: tuple[int, int, str | None]
+    ) -> SureFailure | None:
+        exc = stmt.exc
+        if exc is None:
+            return None  # a bare raise: which error it re-raises is not read
+        name = dotted(exc.func if isinstance(exc, ast.Call) else exc) or "an exception"
+        args = exc.args if isinstance(exc, ast.Call) else []
+        if name.rpartition(".")[2] == "SystemExit":
+            status = _exit_status(exc) if isinstance(exc, ast.Call) else False
+            if not status:
+                raise _Stop
+        message = self._message(args[0], env) if args else None
+        return SureFailure(path, stmt.lineno, name, message, *here)
+
+    def _call(  # noqa: PLR0917
+        self,
+        call: ast.Call,
+        path: str,
+        env: dict[str, Slot],
+        defs: dict[str, ast.FunctionDef],
+        here: tuple[int, int, str | None],
+        depth: int,
+    ) -> SureFailure | None:
+        name = dotted(call.func)
+        if name in _EXITS:
+            if not _exit_status(call):
+                raise _Stop
+            message = self._message(call.args[0], env)
+            return SureFailure(path, call.lineno, "SystemExit", message, *here)
+        if isinstance(call.func, ast.Name) and call.func.id in defs and depth < _MAX_DEPTH:
+            function = defs.pop(call.func.id)  # once: recursion is not followed
+            try:
+                found = self.body(function.body, path, {}, dict(defs), here, depth + 1)
+            except _Stop:
+                return None  # what the function does after that is unknown, not the module
+            finally:
+                defs[call.func.id] = function
+            return found
+        return None
+
+    def _import(self, stmt: ast.Import | ast.ImportFrom, depth: int) -> SureFailure | None:
+        if not self.follow_imports:
+            return None
+        if isinstance(stmt, ast.ImportFrom):
+            if stmt.level or not stmt.module:
+                return None
+            modules = [stmt.module]
+        else:
+            modules = [alias.name for alias in stmt.names]
+        for module in modules:
+            for path in local_files(self.setup_py.files, module, ("",)):
+                if path in self.seen:
+                    continue
+                self.seen.add(path)
+                tree = self.setup_py.module(path)
+                if tree is None:
+                    continue
+                env: dict[str, Slot] = {"__name__": Slot(module), "__file__": Slot(UNKNOWN)}
+                outer, self.module = self.module, tree
+                try:
+                    found = self.body(
+                        tree.body, path, env, {}, (stmt.lineno, stmt.col_offset + 1, module), 1
+                    )
+                except _Stop:
+                    found = None
+                finally:
+                    self.module = outer
+                if found:
+                    return found
+        return None
+
+    def _message(self, node: ast.expr, env: dict[str, Slot]) -> str | None:
+        try:
+            value = self.run.eval(node, env, None).value
+        except RecursionError:
+            return None
+        if not isinstance(value, str):
+            return None
+        # banners (``#####``, code fences) are dropped: the words are the message
+        words = [w for w in value.split() if len(w) < 3 or any(c.isalnum() for c in w)]
+        text = " ".join(words)
+        return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 3] + "..."
+
+
+def sure_failure(setup_py: SetupPyFacts, pyproject: PyprojectFacts) -> SureFailure | None:
+    """The ``raise`` or failing exit that every wheel build of the project runs, if any:
+    in setup.py, in a function it calls at module level, or in the module body of a
+    project module it imports there (when setup.py's directory is on ``sys.path``)."""
+    from .pyproject import LEGACY_BACKEND
+
+    tree = setup_py.tree
+    if tree is None:
+        return None
+    follow = pyproject.build_system.backend == LEGACY_BACKEND or sys_path_modified(tree)
+    search = _Search(setup_py, follow)
+    search.module = tree
+    env: dict[str, Slot] = {"__name__": Slot("__main__"), "__file__": Slot(UNKNOWN)}
+    try:
+        return search.body(tree.body, "setup.py", env, {}, None, 0)
+    except (_Stop, RecursionError):
+        return None
+
+
+def surely_run(setup_py: SetupPyFacts, body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The simple statements of a module ``body`` that run in every wheel build, as far as
+    the branches go: an ``if`` only into the branch its test decides (with ``sys.argv`` as
+    a wheel build has it), the body of a ``with``; nothing under ``try``, a loop, a
+    function or a class."""
+    run = _Walker(setup_py.target, setup_py.files)
+    env: dict[str, Slot] = {"__name__": Slot("__main__"), "__file__": Slot(UNKNOWN)}
+
+    def walk(nodes: list[ast.stmt]) -> Iterator[ast.stmt]:
+        for node in nodes:
+            if isinstance(node, ast.If):
+                try:
+                    truth = run.truth(node.test, env, None)
+                except RecursionError:
+                    truth = None
+                if truth is not None:
+                    yield from walk(node.body if truth else node.orelse)
+            elif isinstance(node, ast.With):
+                yield from walk(node.body)
+            elif not isinstance(
+                node,
+                ast.FunctionDef
+                | ast.AsyncFunctionDef
+                | ast.ClassDef
+                | ast.For
+                | ast.AsyncFor
+                | ast.While
+                | ast.Try
+                | ast.AsyncWith,
+            ) and not (hasattr(ast, "TryStar") and isinstance(node, ast.TryStar)):
+                yield node
+
+    return walk(body)

@@ -1,0 +1,92 @@
+"""SP901 against real setuptools: a setup.py that surely raises (or exits with a failure)
+in a wheel build fails with old and new releases, with the exception and message sapper
+names; the controls (the raise in a branch a wheel build never takes) build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sapper.check import Options, check_target
+
+from .harness import reason_mismatch, require_runnable, run_hooks
+from .reasons import reasons_for
+
+pytestmark = [pytest.mark.oracle, pytest.mark.network]
+
+HEAD = "import sys\nfrom setuptools import setup\n"
+SETUP = 'setup(name="probe", version="1.0", py_modules=[])\n'
+BANNER = "#####\nThis is a placeholder: install it from the other index.\n#####\n"
+
+#: (id, setup.py after HEAD, other files, the exception the real build raises or None)
+CASES: list[tuple[str, str, dict[str, str], str | None]] = [
+    ("module-level", 'raise RuntimeError("placeholder")\n', {}, "RuntimeError"),
+    (
+        "nvidia-else-of-argv-sdist",
+        'if sys.argv[1] == "sdist":\n    '
+        + SETUP
+        + 'else:\n    raise RuntimeError(open("ERROR.txt", "r").read())\n',
+        {"ERROR.txt": BANNER},
+        "RuntimeError",
+    ),
+    (
+        "dunder-main",
+        'if __name__ == "__main__":\n    raise RuntimeError("main")\n',
+        {},
+        "RuntimeError",
+    ),
+    ("sys-exit-message", 'sys.exit("not here")\n', {}, "SystemExit"),
+    (
+        "imported-module",
+        "import info\n" + SETUP,
+        {"info.py": 'raise RuntimeError("info")\n'},
+        "RuntimeError",
+    ),
+    (
+        "control-sdist-branch",
+        'if sys.argv[1] == "sdist":\n    raise RuntimeError("x")\n' + SETUP,
+        {},
+        None,
+    ),
+    (
+        "control-dist-info",
+        'if "dist_info" in sys.argv:\n    raise RuntimeError("x")\n' + SETUP,
+        {},
+        "RuntimeError",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "body", "files", "exc"), CASES, ids=[c[0] for c in CASES])
+def test_always_raises_matches_setuptools(
+    tmp_path: Path, name: str, body: str, files: dict[str, str], exc: str | None
+) -> None:
+    versions = ("58.0.4", "84.2.1")
+    require_runnable(versions)
+    (tmp_path / "setup.py").write_text(HEAD + body)
+    for path, text in files.items():
+        (tmp_path / path).write_text(text)
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path)
+        assert real.exc_name == exc if exc else real.outcome == "builds", real.describe()
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        because = result.verdict.because
+        if name == "control-dist-info":
+            # dist_info is a command a wheel build passes (prepare_metadata_for_build_wheel):
+            # a condition on it is not decided, so sapper does not say builds or fails
+            assert "SP901" not in because
+            continue
+        problem = reason_mismatch(
+            real, result.verdict.outcome, reasons_for(because), because=because, label=version
+        )
+        if problem:
+            mismatches.append(problem)
+        if exc:
+            finding = next(f for f in result.findings if f.code == "SP901")
+            assert exc in finding.message
+            first = " ".join(w for w in real.message.split() if "#" not in w)
+            assert first[:30] in finding.message, (real.message, finding.message)
+    assert not mismatches, "\n".join(mismatches)
