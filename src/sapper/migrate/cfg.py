@@ -29,6 +29,39 @@ _ALIASES = {
     "platform": "platforms",
 }
 
+#: The keys setuptools applies from ``[metadata]`` (attributes of the distribution's
+#: metadata). A key in the other section is read onto an object nothing reads it from, so
+#: it has no effect: ``[options] platforms = any`` writes no ``Platform`` (checked with
+#: setuptools 84.2.1, as ``[metadata] install_requires`` and ``python_requires`` write no
+#: requirement). Such a key stays where it is, without effect, and is not moved.
+METADATA_KEYS = frozenset(
+    {
+        "name",
+        "version",
+        "author",
+        "author_email",
+        "maintainer",
+        "maintainer_email",
+        "url",
+        "download_url",
+        "license",
+        "license_expression",
+        "license_file",
+        "license_files",
+        "description",
+        "long_description",
+        "long_description_content_type",
+        "keywords",
+        "platforms",
+        "classifiers",
+        "project_urls",
+        "provides",
+        "requires",
+        "obsoletes",
+        "provides_extras",
+    }
+)
+
 #: ``[options.*]`` subsections read as one option each.
 SUBSECTIONS = {
     "options.extras_require": "extras_require",
@@ -61,6 +94,8 @@ def read_setup_cfg(files: ProjectFiles) -> tuple[dict[str, Given], list[Refusal]
     for item in values:
         if item.section in {"metadata", "options"}:
             key = _ALIASES.get(item.key, item.key) if item.section == "metadata" else item.key
+            if (key in METADATA_KEYS) != (item.section == "metadata"):
+                continue  # in the wrong section: setuptools ignores it, so it stays
             given[key] = Given(
                 key,
                 "cfg",

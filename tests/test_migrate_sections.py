@@ -1,0 +1,103 @@
+"""A setup.cfg key in the section setuptools does not read it from has no effect, so
+``sapper migrate`` leaves it where it is instead of giving it an effect in pyproject.toml
+(weaviate-client 4.23.1: ``[options] platforms = any`` became ``Platform: any``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from sapper.migrate import plan_migration
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SETUP_PY = "from setuptools import setup\nsetup()\n"
+BASE = "[metadata]\nname = probe\nversion = 1.0\n"
+
+# (id, extra [metadata] lines, extra [options] lines, a pyproject.toml key that must not be
+# written, the text setup.cfg must keep)
+CASES = [
+    (
+        "options-platforms",
+        "",
+        "platforms = any\n",
+        ("tool", "setuptools", "platforms"),
+        "platforms = any",
+    ),
+    ("options-keywords", "", "keywords = a, b\n", ("project", "keywords"), "keywords = a, b"),
+    (
+        "options-project-urls",
+        "",
+        "project_urls =\n    Home = https://example.org\n",
+        ("project", "urls"),
+        "Home = https://example.org",
+    ),
+    (
+        "metadata-install-requires",
+        "install_requires = six\n",
+        "",
+        ("project", "dependencies"),
+        "install_requires = six",
+    ),
+    (
+        "metadata-zip-safe",
+        "zip_safe = false\n",
+        "",
+        ("tool", "setuptools", "zip-safe"),
+        "zip_safe = false",
+    ),
+]
+
+
+def _lookup(data: dict[str, object], path: tuple[str, ...]) -> object:
+    node: object = data
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+@pytest.mark.parametrize(
+    ("metadata", "options", "absent", "kept"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_a_key_in_the_wrong_section_stays_without_effect(
+    tmp_path: Path, metadata: str, options: str, absent: tuple[str, ...], kept: str
+) -> None:
+    cfg = BASE + metadata + "\n[options]\npy_modules = probe\n" + options
+    (tmp_path / "setup.cfg").write_text(cfg)
+    (tmp_path / "setup.py").write_text(SETUP_PY)
+    (tmp_path / "probe.py").write_text("")
+    migration = plan_migration(tmp_path)
+    assert not migration.refusals
+    changes = {c.path: c.after for c in migration.changes}
+    written = changes["pyproject.toml"]
+    assert written is not None
+    data = tomllib.loads(written)
+    assert data["project"]["name"] == "probe"  # the rest moved
+    assert _lookup(data, absent) is None
+    assert kept in (changes.get("setup.cfg") or "")
+
+
+def test_the_same_keys_in_their_own_section_move(tmp_path: Path) -> None:
+    cfg = (
+        BASE + "keywords = a, b\nplatforms = any\n\n[options]\npy_modules = probe\n"
+        "zip_safe = false\ninstall_requires = six\n"
+    )
+    (tmp_path / "setup.cfg").write_text(cfg)
+    (tmp_path / "setup.py").write_text(SETUP_PY)
+    (tmp_path / "probe.py").write_text("")
+    migration = plan_migration(tmp_path)
+    assert not migration.refusals
+    written = next(c.after for c in migration.changes if c.path == "pyproject.toml")
+    assert written is not None
+    data = tomllib.loads(written)
+    assert data["project"]["keywords"] == ["a", "b"]
+    assert data["project"]["dependencies"] == ["six"]
+    assert data["tool"]["setuptools"]["zip-safe"] is False
+    assert data["tool"]["setuptools"]["platforms"] == ["any"]
