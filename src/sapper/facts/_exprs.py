@@ -197,33 +197,74 @@ def _opened(
     node: ast.expr, consts: Mapping[str, ast.expr], files: Mapping[str, bytes], depth: int
 ) -> Any:
     """The text of ``open(path)`` / ``io.open(path)`` / ``codecs.open(path)`` /
-    ``Path(path).open()``."""
+    ``Path(path).open()``, decoded with the ``encoding`` and ``errors`` the call gives
+    (UTF-8 when it gives none: the locale of a build, assumed UTF-8)."""
     if not isinstance(node, ast.Call):
         return UNKNOWN
     name = func_name(node.func)
-    if name == "open" and node.args and isinstance(node.func, ast.Name | ast.Attribute):
+    if name == "open" and isinstance(node.func, ast.Name | ast.Attribute):
         if isinstance(node.func, ast.Attribute) and not isinstance(node.func.value, ast.Name):
-            target = node.func.value  # Path(...).open()
+            target = node.func.value  # Path(...).open(mode, buffering, encoding, errors)
             if isinstance(target, ast.Call) and func_name(target.func) in {"Path", "PurePath"}:
                 path = _path(target.args[0], consts, depth + 1) if target.args else None
-                return _read(path, files)
+                return _read(path, files, _codec(node, 2, consts, files, depth))
+            return UNKNOWN
+        if not node.args:
             return UNKNOWN
         mode = node.args[1] if len(node.args) > 1 else None
         if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "b" in mode.value:
             return UNKNOWN
-        return _read(_path(node.args[0], consts, depth + 1), files)
+        # codecs.open(name, mode, encoding, errors); open/io.open(name, mode, buffering,
+        # encoding, errors)
+        first = 2 if dotted(node.func) == "codecs.open" else 3
+        codec = _codec(node, first, consts, files, depth)
+        return _read(_path(node.args[0], consts, depth + 1), files, codec)
     return UNKNOWN
 
 
-def _read(path: str | None, files: Mapping[str, bytes]) -> Any:
-    if path is None or path == _ROOT:
+def _codec(
+    call: ast.Call,
+    position: int,
+    consts: Mapping[str, ast.expr],
+    files: Mapping[str, bytes],
+    depth: int,
+) -> tuple[str, str] | None:
+    """(encoding, errors) of an open call whose encoding is the ``position``-th argument
+    (errors the next); ("utf-8", "strict") when it gives none; None when code decides."""
+    given: dict[str, ast.expr] = {}
+    for offset, name in enumerate(("encoding", "errors")):
+        if len(call.args) > position + offset:
+            given[name] = call.args[position + offset]
+    for keyword in call.keywords:
+        if keyword.arg in {"encoding", "errors"}:
+            given[keyword.arg] = keyword.value
+        elif keyword.arg is None:
+            return None  # **kwargs
+    out = {"encoding": "utf-8", "errors": "strict"}
+    for name, expr in given.items():
+        value = resolve(expr, consts, files, depth + 1)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            return None
+        out[name] = value
+    return out["encoding"], out["errors"]
+
+
+def _read(
+    path: str | None,
+    files: Mapping[str, bytes],
+    codec: tuple[str, str] | None = ("utf-8", "strict"),
+) -> Any:
+    if path is None or path == _ROOT or codec is None:
         return UNKNOWN
     data = files.get(path)
     if data is None:
         return UNKNOWN
+    encoding, errors = codec
     try:
-        return data.decode("utf-8").replace("\r\n", "\n")
-    except UnicodeDecodeError:
+        return data.decode(encoding, errors).replace("\r\n", "\n")
+    except (UnicodeDecodeError, LookupError):
         return UNKNOWN
 
 
