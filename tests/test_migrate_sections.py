@@ -101,3 +101,30 @@ def test_the_same_keys_in_their_own_section_move(tmp_path: Path) -> None:
     assert data["project"]["dependencies"] == ["six"]
     assert data["tool"]["setuptools"]["zip-safe"] is False
     assert data["tool"]["setuptools"]["platforms"] == ["any"]
+
+
+def test_packages_stay_beside_namespace_packages_in_setup_py(tmp_path: Path) -> None:
+    """snowflake-snowpark-python 1.56.0: setup() checks ``namespace_packages`` against the
+    packages it is given, before pyproject.toml is read; moved, the build failed with
+    "Distribution contains no modules or packages for namespace package 'snowflake'"."""
+    (tmp_path / "src" / "ns" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "ns" / "__init__.py").write_text(
+        "__path__ = __import__('pkgutil').extend_path(__path__, __name__)\n"
+    )
+    (tmp_path / "src" / "ns" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\n"
+        "setup(name='ns-pkg', version='1.0', namespace_packages=['ns'],\n"
+        "      packages=['ns.pkg'], package_dir={'': 'src'})\n"
+    )
+    migration = plan_migration(tmp_path)
+    assert not migration.refusals
+    written = next(c.after for c in migration.changes if c.path == "pyproject.toml")
+    assert written is not None
+    data = tomllib.loads(written)
+    assert data["project"]["name"] == "ns-pkg"
+    assert "packages" not in data.get("tool", {}).get("setuptools", {})
+    assert "package-dir" not in data.get("tool", {}).get("setuptools", {})
+    setup_py = next(c.after for c in migration.changes if c.path == "setup.py")
+    assert setup_py is not None
+    assert "packages=['ns.pkg']" in setup_py and "package_dir={'': 'src'}" in setup_py

@@ -491,6 +491,15 @@ class _Translator:
         find = self.given.get("packages.find")
         modules = self.given.get("py_modules")
         ext = self.given.get("ext_modules")
+        nsp = self.given.get("namespace_packages")
+        if nsp is not None and nsp.origin == "py":
+            # setup() checks namespace_packages against the packages and modules it is
+            # given, before pyproject.toml is read: moved, they are not there yet
+            # ("Distribution contains no modules or packages for namespace package")
+            for key in ("packages", "package_dir", "packages.find", "py_modules"):
+                if key in self.given:
+                    self.stay(key, (), "namespace_packages stays in setup.py and needs it there")
+            return
         if packages is None and modules is None and ext is not None:
             # setup.py/setup.cfg skip auto-discovery when ext_modules is given, pyproject
             # does not: an empty list keeps the wheel without discovered packages
