@@ -344,11 +344,15 @@ class EnvironmentCache:
                     removed_bytes += size
                     total -= size
             kept = total
-            for lock in self.path.iterdir():  # lock files of environments now gone
-                name = lock.name
-                key = name.removesuffix(_USE).removesuffix(".lock")
-                if key != name and _KEY.fullmatch(key) and not (self.path / key).exists():
-                    self._remove(key, ready=False)
+            gone = {  # lock files of environments no longer there
+                key
+                for key in (
+                    p.name.removesuffix(_USE).removesuffix(".lock") for p in self.path.iterdir()
+                )
+                if _KEY.fullmatch(key) and not (self.path / key).exists()
+            }
+            for key in sorted(gone):
+                self._remove(key, ready=False)
         return Trimmed(removed, removed_bytes, kept)
 
     def _remove(self, key: str, *, ready: bool) -> bool:
