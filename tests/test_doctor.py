@@ -130,6 +130,21 @@ def test_build_cache_counts_environments_wheels_and_bytes(tmp_path):
     assert (found.environments, found.wheels, found.bytes) == (2, 1, 1200)
 
 
+def test_build_cache_counts_a_hard_link_once(tmp_path):
+    # environments hard-link the files uv unpacked into its cache: the disk holds them once
+    build = tmp_path / "build"
+    unpacked = build / "uv-cache" / "archive-v0" / "k" / "setuptools" / "__init__.py"
+    unpacked.parent.mkdir(parents=True)
+    unpacked.write_bytes(b"s" * 500)
+    for env in ("a1b2", "c3d4"):
+        linked = build / "envs" / env / "lib" / "setuptools" / "__init__.py"
+        linked.parent.mkdir(parents=True)
+        linked.hardlink_to(unpacked)
+    (build / "envs" / ".trash-a1b2-1-2").mkdir()  # being removed by an eviction
+    found = build_cache(tmp_path)
+    assert (found.environments, found.bytes) == (2, 500)
+
+
 # --------------------------------------------------------------------------- installers
 
 

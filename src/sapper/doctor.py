@@ -170,16 +170,26 @@ def build_cache(cache_dir: Path) -> BuildCache:
     if not root.is_dir():
         return BuildCache(location=root, exists=False)
     envs = root / "envs"
-    environments = sum(1 for p in envs.iterdir() if p.is_dir()) if envs.is_dir() else 0
+    environments = (
+        sum(1 for p in envs.iterdir() if p.is_dir() and not p.name.startswith("."))
+        if envs.is_dir()
+        else 0
+    )
     wheelhouse = root / "wheelhouse"
     wheels = len(list(wheelhouse.glob("*.whl"))) if wheelhouse.is_dir() else 0
     size = 0
+    seen: set[tuple[int, int]] = set()  # environments hard-link uv's cache: count once
     for folder, _dirs, files in os.walk(root):
         for name in files:
             try:
-                size += (Path(folder) / name).lstat().st_size
+                st = (Path(folder) / name).lstat()
             except OSError:  # pragma: no cover - removed while walking
                 continue
+            if st.st_nlink > 1:
+                if (st.st_dev, st.st_ino) in seen:
+                    continue
+                seen.add((st.st_dev, st.st_ino))
+            size += st.st_size
     return BuildCache(
         location=root, exists=True, environments=environments, wheels=wheels, bytes=size
     )

@@ -81,6 +81,7 @@ def resolve_closure(
     ``build_constraints`` are given to pip from the first round (``cython<3.0.0``, found by
     the real builds of a wheelhouse).
     """
+    import contextlib
     import json
     import os
     import tempfile
@@ -91,10 +92,12 @@ def resolve_closure(
     from ..build._sandbox import LOG_NAME
 
     builder = Builder(cache_dir=cache_dir, sandbox=sandbox)
+    hold = contextlib.ExitStack()  # pip's environment, not evicted while pip runs
     try:
         builder.check()
-        env_dir = builder.environment([RESOLVER_PIP])
+        env_dir = builder.environment([RESOLVER_PIP], hold=hold)
     except SapperError as exc:
+        hold.close()
         return Closure(report=None, error=f"no pip to resolve with: {exc}")
     python = env_dir / "bin" / "python"
     pip = _pip_version(env_dir)
@@ -105,7 +108,7 @@ def resolve_closure(
     cert = os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE")
     constraints: dict[tuple[str, str], str] = {("", c): c for c in build_constraints}
     rounds: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="sapper-closure-") as tmp:
+    with hold, tempfile.TemporaryDirectory(prefix="sapper-closure-") as tmp:
         work = Path(tmp)
         for sub in ("home", "tmp"):
             (work / sub).mkdir()

@@ -21,14 +21,16 @@ wall-clock timeout that kills the whole process tree, a scrubbed environment. Re
 the first hook adds (``setup_requires``, ``wheel`` for setuptools < 70.1) trigger one more
 fetch and environment. :func:`check_sandbox` raises :class:`~sapper.SandboxError` when
 bubblewrap cannot run, naming the cause :func:`diagnose_sandbox` found and its fix;
-``Builder(sandbox=False)`` is the explicit opt-out.
+``Builder(sandbox=False)`` is the explicit opt-out. The environments are bounded
+(``Builder(envs_max_size=...)``, default 10 GiB or ``$SAPPER_BUILD_ENVS_MAX_SIZE``): the
+least recently used are evicted, never one a build holds.
 """
 
 from __future__ import annotations
 
 from ..inputs._extract import unpack_sdist
 from ._capture import BuildWarning, parse_setuptools_message, signature
-from ._env import EnvironmentCache, Wheelhouse
+from ._env import DEFAULT_ENVS_MAX_SIZE, EnvironmentCache, Wheelhouse, default_envs_max_size
 from ._runner import Builder, BuildResult, Mode, Outcome
 from ._sandbox import (
     Limits,
@@ -41,6 +43,7 @@ from ._sandbox import (
 )
 
 __all__ = [
+    "DEFAULT_ENVS_MAX_SIZE",
     "BuildResult",
     "BuildWarning",
     "Builder",
@@ -53,6 +56,7 @@ __all__ = [
     "SandboxRun",
     "Wheelhouse",
     "check_sandbox",
+    "default_envs_max_size",
     "diagnose_sandbox",
     "parse_setuptools_message",
     "run_sandboxed",

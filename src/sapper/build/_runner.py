@@ -25,7 +25,14 @@ from ._capture import (
     read_events,
     signature,
 )
-from ._env import EnvironmentCache, Wheelhouse, base_prefix
+from ._env import (
+    EnvironmentCache,
+    Wheelhouse,
+    all_pinned,
+    base_prefix,
+    default_envs_max_size,
+    is_installed,
+)
 from ._sandbox import Limits, SandboxRun, run_sandboxed
 from ._server import SERVER_NAME, SERVER_SOURCE, HookServer
 
@@ -124,8 +131,11 @@ class Builder:
     ``cache_dir`` holds the wheelhouse (``build/wheelhouse``) and the build environments
     (``build/envs``); default: sapper's cache directory. ``online=False`` never fetches:
     every wheel must already be in the wheelhouse. ``sandbox=False`` runs the hooks
-    unconfined (caps and timeout still apply). Instances are cheap and picklable; one may
-    serve many builds, also from several processes (environment creation is locked).
+    unconfined (caps and timeout still apply). ``envs_max_size`` bounds the build
+    environments (bytes; default :func:`~sapper.build.default_envs_max_size`: 10 GiB or
+    ``$SAPPER_BUILD_ENVS_MAX_SIZE``): the least recently used are evicted, never one a build
+    holds. Instances are cheap and picklable; one may serve many builds, also from several
+    processes (environment creation is locked).
     """
 
     def __init__(
@@ -139,6 +149,7 @@ class Builder:
         python: str | None = None,
         work_root: Path | None = None,
         hook_server: bool = True,
+        envs_max_size: int | None = None,
     ) -> None:
         if cache_dir is None:
             from ..pypi import default_cache_dir
@@ -152,6 +163,7 @@ class Builder:
         self.python = python or sys.executable
         self.work_root = work_root
         self.hook_server = hook_server
+        self.envs_max_size = default_envs_max_size() if envs_max_size is None else envs_max_size
 
     # -- pieces ---------------------------------------------------------------------------
 
@@ -164,7 +176,10 @@ class Builder:
     @property
     def environments(self) -> EnvironmentCache:
         return EnvironmentCache(
-            self.cache_dir / "build" / "envs", self.wheelhouse, python=self.python
+            self.cache_dir / "build" / "envs",
+            self.wheelhouse,
+            python=self.python,
+            max_size=self.envs_max_size,
         )
 
     def check(self) -> None:
@@ -174,8 +189,11 @@ class Builder:
 
             check_sandbox()
 
-    def environment(self, requirements: Sequence[str]) -> Path:
-        """Fetch (when online) and create the environment for ``requirements``.
+    def environment(
+        self, requirements: Sequence[str], *, hold: contextlib.ExitStack | None = None
+    ) -> Path:
+        """Fetch (when online) and create the environment for ``requirements``; with
+        ``hold``, it stays held (not evicted) until ``hold`` closes.
 
         For a set whose every requirement is pinned (``name==1.2``) the wheelhouse is tried
         first: when its wheels are already there (the same setuptools with another
@@ -190,17 +208,27 @@ class Builder:
         :raises BuildError: when a wheel cannot be fetched or installed.
         """
         environments = self.environments
+
+        def made(resolved: bool = False) -> Path:
+            if hold is None:
+                return environments.get(requirements, resolved=resolved)
+            return hold.enter_context(environments.use(requirements, resolved=resolved))
+
         pinned = all_pinned(requirements)
         if pinned and self.online and not self.wheelhouse.fetched(requirements):
             try:
-                return environments.get(requirements)
+                return made()
             except BuildError:
                 pass  # something is missing: fetch it
         self.wheelhouse.fetch(requirements)
-        return environments.get(requirements, resolved=not pinned)
+        return made(resolved=not pinned)
 
     def _pin_pulled_in(
-        self, requires: tuple[str, ...], override: Sequence[str], env_dir: Path
+        self,
+        requires: tuple[str, ...],
+        override: Sequence[str],
+        env_dir: Path,
+        hold: contextlib.ExitStack,
     ) -> tuple[tuple[str, ...], Path]:
         """``requires`` and its environment, with the pins of ``override`` that the
         requirements pulled in without naming them (setuptools, a dependency of
@@ -213,12 +241,12 @@ class Builder:
             pin
             for pin in override
             if not any(_is_named(r, _name(pin)) for r in requires)
-            and _installed(env_dir, _name(pin))
+            and is_installed(env_dir, _name(pin))
         )
         if not missing:
             return requires, env_dir
         requires = (*requires, *missing)
-        return requires, self.environment(requires)
+        return requires, self.environment(requires, hold=hold)
 
     def _capture_dir(self) -> Path:
         """The directory with sapper's ``sitecustomize`` (put on the hooks' PYTHONPATH) and
@@ -261,9 +289,10 @@ class Builder:
         root.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix="sapper-build-", dir=root))
         try:
-            result = self._build(
-                source, workdir, mode, override, dict(env or {}), keep, move_source
-            )
+            with contextlib.ExitStack() as hold:  # the environments, held until the end
+                result = self._build(
+                    source, workdir, mode, override, dict(env or {}), keep, move_source, hold
+                )
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return replace(result, seconds=round(time.monotonic() - start, 3))
@@ -276,7 +305,8 @@ class Builder:
         override: Sequence[str],
         extra_env: dict[str, str],
         keep: Path | None,
-        move_source: bool = False,
+        move_source: bool,
+        hold: contextlib.ExitStack,
     ) -> BuildResult:
         from .._exceptions import SapperError
 
@@ -291,8 +321,8 @@ class Builder:
             result, backend=backend, declared_requires=tuple(declared), requires=requires
         )
         try:
-            env_dir = self.environment(requires)
-            requires, env_dir = self._pin_pulled_in(requires, override, env_dir)
+            env_dir = self.environment(requires, hold=hold)
+            requires, env_dir = self._pin_pulled_in(requires, override, env_dir, hold)
         except SapperError as exc:
             return _prepare_fail(result, exc)
         result = replace(result, requires=requires)
@@ -326,8 +356,8 @@ class Builder:
                 result = replace(result, dynamic_requires=extra, requires=wanted)
                 if wanted != requires:
                     try:
-                        env_dir = self.environment(wanted)
-                        wanted, env_dir = self._pin_pulled_in(wanted, override, env_dir)
+                        env_dir = self.environment(wanted, hold=hold)
+                        wanted, env_dir = self._pin_pulled_in(wanted, override, env_dir, hold)
                         result = replace(result, requires=wanted)
                     except SapperError as exc:
                         return _prepare_fail(
@@ -625,23 +655,6 @@ def _apply_override(
     return out
 
 
-def all_pinned(requirements: Sequence[str]) -> bool:
-    """Whether every requirement names one exact release (``name==1.2``, no wildcard)."""
-    from packaging.requirements import InvalidRequirement, Requirement
-
-    for text in requirements:
-        try:
-            req = Requirement(text)
-        except InvalidRequirement:
-            return False
-        specs = list(req.specifier)
-        if req.url or not any(
-            s.operator in {"==", "==="} and not s.version.endswith(".*") for s in specs
-        ):
-            return False
-    return True
-
-
 def is_setuptools_backend(backend: str) -> bool:
     """Whether a ``build-backend`` value names setuptools' own backend
     (``setuptools.build_meta``, ``setuptools.build_meta:__legacy__``)."""
@@ -657,22 +670,6 @@ def _name(requirement: str) -> str:
         return canonicalize_name(Requirement(requirement).name)
     except InvalidRequirement:
         return ""
-
-
-def _installed(env_dir: Path, name: str) -> bool:
-    """Whether the distribution ``name`` (canonical) is installed in the environment."""
-    from packaging.utils import canonicalize_name
-
-    if not name:
-        return False
-    for site in env_dir.glob("lib/python*/site-packages"):
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(site):
-                if entry.name.endswith(".dist-info"):
-                    dist = entry.name.removesuffix(".dist-info").partition("-")[0]
-                    if canonicalize_name(dist) == name:
-                        return True
-    return False
 
 
 def _is_named(text: str, name: str) -> bool:

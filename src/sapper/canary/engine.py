@@ -64,6 +64,8 @@ class CanaryOptions:
     scheduler: str | None = None
     #: Where the builds unpack and run (default: :func:`default_work_dir`).
     work_dir: Path | None = None
+    #: Bound of the build environments in bytes (None: :func:`~sapper.build.Builder`'s).
+    envs_max_size: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -517,6 +519,7 @@ def run_canary(
         index_url=options.index_url,
         limits=options.limits,
         sandbox=options.sandbox,
+        envs_max_size=options.envs_max_size,
     )
     builder.check()
     settings = _Settings(

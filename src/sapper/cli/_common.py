@@ -30,6 +30,7 @@ __all__ = [
     "ExitCode",
     "HelpFormatter",
     "add_config_options",
+    "add_envs_max_size_option",
     "add_index_options",
     "add_rule_selection",
     "apply_cache_cap",
@@ -245,6 +246,30 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             else:
                 out.append(fill(para, indent))
         return "\n\n".join(out)
+
+
+def size_value(text: str) -> int:
+    """An option's size (``"10GiB"``, ``"500 MB"``), parsed as ``[tool.sapper]`` sizes are."""
+    from .._exceptions import UsageError
+    from ..config import parse_size
+
+    try:
+        return parse_size(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def add_envs_max_size_option(parser: argparse.ArgumentParser) -> None:
+    """``--build-envs-max-size`` (canary and wheelhouse: the commands that build)."""
+    parser.add_argument(
+        "--build-envs-max-size",
+        metavar="SIZE",
+        type=size_value,
+        default=None,
+        help="bound the build environments kept in the cache (CACHE/build/envs): after "
+        "making one, remove the least recently used until they hold at most SIZE, never one "
+        "a build is using ('10GiB', '500M'; default: $SAPPER_BUILD_ENVS_MAX_SIZE, else 10 GiB)",
+    )
 
 
 def positive_int(text: str) -> int:

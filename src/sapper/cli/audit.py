@@ -12,6 +12,7 @@ from .._exceptions import UsageError
 from ._common import (
     ExitCode,
     HelpFormatter,
+    add_envs_max_size_option,
     add_index_options,
     command_epilog,
     progress_enabled,
@@ -175,6 +176,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="build every sdist for real in the sandbox (for the running interpreter), show "
         "the static and real verdicts side by side, and emit what the builds showed",
     )
+    add_envs_max_size_option(parser)
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -281,7 +283,11 @@ def _verify(args: argparse.Namespace, report: AuditReport) -> AuditReport:
     from ..build import Builder
     from ..pypi import DEFAULT_INDEX_URL, Index
 
-    builder = Builder(cache_dir=args.cache_dir, index_url=args.index_url)
+    builder = Builder(
+        cache_dir=args.cache_dir,
+        index_url=args.index_url,
+        envs_max_size=args.build_envs_max_size,
+    )
     builder.check()
     index_url = args.index_url or DEFAULT_INDEX_URL
     files_of = IndexFiles(

@@ -13,6 +13,7 @@ from ._common import (
     ExitCode,
     HelpFormatter,
     add_corpus_options,
+    add_envs_max_size_option,
     add_index_options,
     add_progress_option,
     command_epilog,
@@ -208,6 +209,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_progress_option(parser, "a progress line with counts per class")
     add_index_options(parser, no_cache=False)
+    add_envs_max_size_option(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -281,6 +283,7 @@ def _run_canary(args: argparse.Namespace) -> int:
         engine=args.engine,
         scheduler=args.scheduler,
         work_dir=args.work_dir,
+        envs_max_size=args.build_envs_max_size,
     )
     show = args.progress == "always" or (args.progress == "auto" and progress_enabled())
     bar = _Bar() if show else None
@@ -392,6 +395,7 @@ def _run_bisect(args: argparse.Namespace) -> int:
         work_root=args.work_dir or default_work_dir(),
         limits=Limits(timeout=float(args.timeout), memory=args.memory),
         sandbox=not args.no_sandbox,
+        envs_max_size=args.build_envs_max_size,
     )
     builder.check()  # no working sandbox: say so before any download
     index = Index(

@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._common import ExitCode, HelpFormatter, command_epilog, positive_int, progress_enabled
+from ._common import (
+    ExitCode,
+    HelpFormatter,
+    add_envs_max_size_option,
+    command_epilog,
+    positive_int,
+    progress_enabled,
+)
 from .audit import add_audit_target_options, run_audit
 
 if TYPE_CHECKING:
@@ -77,6 +84,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="build without bubblewrap (caps and timeout still apply): the sdists' build code "
         "runs as pip would run it, with your user's rights; a warning says so",
     )
+    add_envs_max_size_option(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -100,6 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         index_url=args.index_url,
         limits=Limits(timeout=args.timeout),
         sandbox=not args.no_sandbox,
+        envs_max_size=args.build_envs_max_size,
     )
     builder.check()  # no working sandbox: SandboxError, could not build (3)
     report = run_audit(args, target=False)
