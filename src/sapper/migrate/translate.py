@@ -74,6 +74,19 @@ def _movable(*items: Given | None) -> bool:
     return all(g is None or (g.value is not UNKNOWN and not g.varies and g.direct) for g in items)
 
 
+def _dict_form(given: Given) -> bool:
+    """Whether ``given`` is a dict when setup() runs: a dict value, a ``[section]`` of
+    setup.cfg, or a dict display (or ``dict(...)``) that the resolver could not read."""
+    if isinstance(given.value, dict):
+        return True
+    if given.origin == "cfg":
+        return given.section != "options"
+    node = given.node
+    return isinstance(node, ast.Dict | ast.DictComp) or (
+        isinstance(node, ast.Call) and func_name(node.func) == "dict"
+    )
+
+
 def _why(given: Given) -> str:
     if given.varies:
         return "its value differs between platforms or Python versions"
@@ -464,8 +477,35 @@ class _Translator:
         given = self.given.get("entry_points")
         if given is None:
             return
-        groups = entry_groups(given.value) if _movable(given) else None
+        value = given.value
+        if isinstance(value, Directive):  # setup.cfg's ``entry_points = file: ...``
+            value = self._read(value)
+            if value is None:
+                given = Given(
+                    **{**{n: getattr(given, n) for n in Given.__slots__}, "value": UNKNOWN}
+                )
+        groups = entry_groups(value) if _movable(given) else None
         if groups is None:
+            if not _dict_form(given):
+                # setuptools reads a staying entry_points beside [project] as a dict
+                # (``_get_previous_entrypoints``: ``value.items()``); any other form fails
+                # the build ('str' object has no attribute 'items')
+                self.out.refusals.append(
+                    Refusal(
+                        "entry-points",
+                        "entry_points cannot move (" + _why(given) + ") and cannot stay: "
+                        "setuptools reads entry_points given outside pyproject.toml as a dict "
+                        "once [project] exists, and this one "
+                        + (
+                            "is a string"
+                            if isinstance(value, str)
+                            else "may not be a dict (computed by code)"
+                        ),
+                        _where(given),
+                        given.line,
+                    )
+                )
+                return
             self.stay("entry_points", ("scripts", "gui-scripts", "entry-points"))
             return
         first = None
