@@ -193,6 +193,27 @@ def test_a_metadata_keyword_on_some_paths_only_refuses(tmp_path: Path) -> None:
     assert [r.code for r in plan_migration(root).refusals] == ["setup-py-opaque"]
 
 
+def test_a_setuptools_import_that_never_fails_decides_the_paths(tmp_path: Path) -> None:
+    """dill, pathos, ppft: ``has_setuptools`` is True in every build (setuptools and its
+    ``setuptools.dist.Distribution`` always import there), so the keywords given under
+    ``if has_setuptools:`` reach setup() on every path."""
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "try:\n    from setuptools import setup\n"
+            "    from setuptools.dist import Distribution\n    has_setuptools = True\n"
+            "except ImportError:\n    from distutils.core import setup\n"
+            "    Distribution = object\n    has_setuptools = False\n"
+            "kw = dict(name='p', version='1.0', py_modules=['p'])\n"
+            "if has_setuptools:\n    kw.update(extras_require={'x': ['dill>=0.4']})\n"
+            "setup(**kw)\n",
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals
+    assert "optional-dependencies" in _pyproject(migration)["project"]["dynamic"]
+
+
 #: (id, files, the [project] tables of the entry points written)
 ENTRY_POINTS = [
     (
