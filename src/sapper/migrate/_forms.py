@@ -13,6 +13,7 @@ from ._values import Given
 
 __all__ = [
     "FINDERS",
+    "dict_form",
     "entry_groups",
     "entry_text",
     "find_call",
@@ -94,6 +95,19 @@ def entry_groups(value: Any) -> dict[str, dict[str, str]] | None:
             table[name] = ref
         out[group] = table
     return out
+
+
+def dict_form(given: Given) -> bool:
+    """Whether ``given`` is a dict when setup() runs: a dict value, a ``[section]`` of
+    setup.cfg, or a dict display (or ``dict(...)``) that the resolver could not read."""
+    if isinstance(given.value, dict):
+        return True
+    if given.origin == "cfg":
+        return given.section != "options"
+    node = given.node
+    return isinstance(node, ast.Dict | ast.DictComp) or (
+        isinstance(node, ast.Call) and func_name(node.func) == "dict"
+    )
 
 
 def find_table(options: dict[str, Any], namespaces: bool) -> dict[str, Any] | None:

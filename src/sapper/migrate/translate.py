@@ -19,6 +19,7 @@ from ..changes import change
 from ..facts._values import func_name, requirement_problem
 from ._forms import (
     FINDERS,
+    dict_form,
     entry_groups,
     find_call,
     find_table,
@@ -72,19 +73,6 @@ def _where(given: Given) -> str:
 
 def _movable(*items: Given | None) -> bool:
     return all(g is None or (g.value is not UNKNOWN and not g.varies and g.direct) for g in items)
-
-
-def _dict_form(given: Given) -> bool:
-    """Whether ``given`` is a dict when setup() runs: a dict value, a ``[section]`` of
-    setup.cfg, or a dict display (or ``dict(...)``) that the resolver could not read."""
-    if isinstance(given.value, dict):
-        return True
-    if given.origin == "cfg":
-        return given.section != "options"
-    node = given.node
-    return isinstance(node, ast.Dict | ast.DictComp) or (
-        isinstance(node, ast.Call) and func_name(node.func) == "dict"
-    )
 
 
 def _why(given: Given) -> str:
@@ -486,7 +474,7 @@ class _Translator:
                 )
         groups = entry_groups(value) if _movable(given) else None
         if groups is None:
-            if not _dict_form(given):
+            if not dict_form(given):
                 # setuptools reads a staying entry_points beside [project] as a dict
                 # (``_get_previous_entrypoints``: ``value.items()``); any other form fails
                 # the build ('str' object has no attribute 'items')
@@ -500,7 +488,8 @@ class _Translator:
                             "is a string"
                             if isinstance(value, str)
                             else "may not be a dict (computed by code)"
-                        ),
+                        )
+                        + "; given as a dict ({group: [entries]}) it can stay in setup.py",
                         _where(given),
                         given.line,
                     )
