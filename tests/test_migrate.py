@@ -11,11 +11,12 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sapper.cli import main
-from sapper.migrate import plan_migration
+from sapper.migrate import Migration, plan_migration
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -77,6 +78,29 @@ REFUSALS = [
         {"setup.py": "from setuptools import setup\nsetup(setup_requires=['pbr'], pbr=True)\n"},
         "pbr",
     ),
+    # entry_points that cannot move cannot stay either unless setuptools gets a dict
+    (
+        "entry-points-string-with-extras",
+        {
+            "setup.py": "from setuptools import setup\n"
+            "setup(name='p', version='1', py_modules=['p'],\n"
+            "      entry_points='[console_scripts]\\nx = p:main [cli]\\n')\n"
+        },
+        "entry-points",
+    ),
+    (
+        "entry-points-computed",
+        {
+            "setup.py": "from setuptools import setup\nimport x\n"
+            "setup(name='p', version='1', py_modules=['p'], entry_points=x.eps())\n"
+        },
+        "entry-points",
+    ),
+    (
+        "entry-points-setup-cfg-option-unread",
+        {"setup.py": _SETUP, "setup.cfg": "[options]\nentry_points = file: missing.cfg\n"},
+        "entry-points",
+    ),
 ]
 
 
@@ -86,6 +110,13 @@ def _write(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def _pyproject(migration: Migration) -> dict[str, Any]:
+    """The pyproject.toml a migration writes, parsed."""
+    change = next(c for c in migration.changes if c.path == "pyproject.toml")
+    assert change.after is not None
+    return tomllib.loads(change.after)
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -162,6 +193,161 @@ def test_a_metadata_keyword_on_some_paths_only_refuses(tmp_path: Path) -> None:
     assert [r.code for r in plan_migration(root).refusals] == ["setup-py-opaque"]
 
 
+def test_a_setuptools_import_that_never_fails_decides_the_paths(tmp_path: Path) -> None:
+    """dill, pathos, ppft: ``has_setuptools`` is True in every build (setuptools and its
+    ``setuptools.dist.Distribution`` always import there), so the keywords given under
+    ``if has_setuptools:`` reach setup() on every path."""
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "try:\n    from setuptools import setup\n"
+            "    from setuptools.dist import Distribution\n    has_setuptools = True\n"
+            "except ImportError:\n    from distutils.core import setup\n"
+            "    Distribution = object\n    has_setuptools = False\n"
+            "kw = dict(name='p', version='1.0', py_modules=['p'])\n"
+            "if has_setuptools:\n    kw.update(extras_require={'x': ['dill>=0.4']})\n"
+            "setup(**kw)\n",
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals
+    assert "optional-dependencies" in _pyproject(migration)["project"]["dynamic"]
+
+
+#: (id, files, the [project] tables of the entry points written)
+ENTRY_POINTS = [
+    (
+        "setup-py-string",  # nltk 3.10.4: setuptools reads it with importlib.metadata's rules
+        {
+            "setup.py": "from setuptools import setup\n"
+            'EPS = """\nignored = before.any:group\n[console_scripts]\n'
+            '# a comment\n  x=p:main  \n\n[p.plugins]\na = p:A\n"""\n'
+            "setup(name='p', version='1', py_modules=['p'], entry_points=EPS)\n"
+        },
+        {"scripts": {"x": "p:main"}, "entry-points": {"p.plugins": {"a": "p:A"}}},
+    ),
+    (
+        "setup-cfg-file",
+        {
+            "setup.py": _SETUP,
+            "setup.cfg": "[options]\nentry_points = file: eps.cfg\n",
+            "eps.cfg": "[gui_scripts]\ng = p:gui\n",
+        },
+        {"gui-scripts": {"g": "p:gui"}},
+    ),
+    (
+        "setup-cfg-inline",
+        {
+            "setup.py": _SETUP,
+            "setup.cfg": "[options]\nentry_points =\n    [console_scripts]\n    x = p:main\n",
+        },
+        {"scripts": {"x": "p:main"}},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("files", "tables"), [c[1:] for c in ENTRY_POINTS], ids=[c[0] for c in ENTRY_POINTS]
+)
+def test_entry_points_text_moves(
+    files: dict[str, str], tables: dict[str, Any], tmp_path: Path
+) -> None:
+    migration = plan_migration(_write(tmp_path / "p", files))
+    assert not migration.refusals
+    project = _pyproject(migration)["project"]
+    assert {k: project[k] for k in ("scripts", "gui-scripts", "entry-points") if k in project} == (
+        tables
+    )
+    assert not {"scripts", "gui-scripts", "entry-points"} & set(project.get("dynamic", []))
+    for change in migration.changes:
+        if change.path in {"setup.py", "setup.cfg"}:
+            assert "entry_points" not in (change.after or "")
+
+
+def test_entry_points_built_by_code_in_a_dict_stay(tmp_path: Path) -> None:
+    """A dict display setuptools reads as a dict stays (listed in dynamic) even when the
+    resolver cannot read its values."""
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "from setuptools import setup\nimport x\n"
+            "setup(name='p', version='1', py_modules=['p'],\n"
+            "      entry_points={'console_scripts': x.scripts()})\n"
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals
+    assert {"scripts", "gui-scripts", "entry-points"} <= set(
+        _pyproject(migration)["project"]["dynamic"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("setup_py", "packages"),
+    [
+        # lz4 4.4.5: bound on two paths, the resolver keeps one finder call: stays
+        (
+            "import os\nif os.environ.get('X'):\n    pk = find_packages()\n"
+            "else:\n    pk = find_packages(exclude=('p.extra',))\n",
+            None,
+        ),
+        # bound once, unconditionally, through two names: the finder moves
+        (
+            "found = find_packages(exclude=('p.extra',))\npk = found\n",
+            {"find": {"exclude": ["p.extra"], "namespaces": False}},
+        ),
+        # rebound later: stays
+        ("pk = find_packages()\npk = find_packages(exclude=('p.extra',))\n", None),
+    ],
+    ids=["two-paths", "bound-once", "rebound"],
+)
+def test_a_package_finder_moves_only_from_its_sole_binding(
+    setup_py: str, packages: dict[str, Any] | None, tmp_path: Path
+) -> None:
+    root = _write(
+        tmp_path / "p",
+        {
+            "setup.py": "from setuptools import find_packages, setup\n"
+            + setup_py
+            + "setup(name='p', version='1', packages=pk)\n",
+            "p/__init__.py": "",
+            "p/extra/__init__.py": "",
+        },
+    )
+    migration = plan_migration(root)
+    assert not migration.refusals
+    assert _pyproject(migration)["tool"]["setuptools"].get("packages") == packages
+    setup_after = next(c.after for c in migration.changes if c.path == "setup.py")
+    assert setup_after is not None
+    assert ("packages=pk" in setup_after) == (packages is None)
+
+
+@pytest.mark.parametrize(
+    ("setup_py", "reason"),
+    [
+        (
+            "from setuptools import setup\nsetup(name='a')\nsetup(name='b')\n",
+            "setup.py calls setup() more than once: setup.py:2, setup.py:3",
+        ),
+        (  # simplejson, gevent: one call, in a function run twice
+            "from setuptools import setup\n"
+            "def run(ext):\n    setup(name='p', version='1')\n"
+            "try:\n    run(True)\nexcept Exception:\n    run(False)\n",
+            "setup.py calls setup() more than once: setup.py:3 (in run(), called at "
+            "setup.py:5, setup.py:7)",
+        ),
+    ],
+    ids=["two-calls", "one-call-run-twice"],
+)
+def test_setup_py_calls_says_each_call_once(setup_py: str, reason: str, tmp_path: Path) -> None:
+    root = _write(tmp_path / "p", {"setup.py": setup_py})
+    (refusal,) = plan_migration(root).refusals
+    assert (refusal.code, refusal.reason, refusal.path) == ("setup-py-calls", reason, "setup.py")
+    first = re.search(r"setup\.py:(\d+)", reason)
+    assert first is not None
+    assert refusal.line == int(first.group(1))
+
+
 def test_name_from_a_module_literal(tmp_path: Path) -> None:
     root = _write(
         tmp_path / "p",
@@ -171,10 +357,7 @@ def test_name_from_a_module_literal(tmp_path: Path) -> None:
             "p/__init__.py": '__title__ = "p-dist"\n__version__ = "1.2"\n',
         },
     )
-    migration = plan_migration(root)
-    pyproject = next(c for c in migration.changes if c.path == "pyproject.toml")
-    assert pyproject.after is not None
-    data = tomllib.loads(pyproject.after)
+    data = _pyproject(plan_migration(root))
     assert data["project"]["name"] == "p-dist"
     assert data["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "p.__version__"}
 
@@ -191,10 +374,7 @@ def test_a_version_plugin_keeps_the_version_dynamic(keyword: str, tmp_path: Path
     )
     migration = plan_migration(root)
     assert not migration.refusals
-    pyproject = next(c for c in migration.changes if c.path == "pyproject.toml")
-    assert pyproject.after is not None
-    project = tomllib.loads(pyproject.after)["project"]
-    assert project["dynamic"] == ["version"]
+    assert _pyproject(migration)["project"]["dynamic"] == ["version"]
     setup_py = next(c for c in migration.changes if c.path == "setup.py")
     assert setup_py.after is not None
     assert f"{keyword}=True" in setup_py.after

@@ -605,7 +605,8 @@ def _stdlib(module: str) -> bool:
 def _never_fails(node: Any) -> bool:
     """Whether the ``except ImportError`` clauses of a ``try`` can never run in a build: its
     body imports only the standard library and setuptools' basics (``from setuptools
-    import setup``), and its handlers catch nothing but ImportError."""
+    import setup``, ``from setuptools.dist import Distribution``), and its handlers catch
+    nothing but ImportError."""
     for handler in node.handlers:
         names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
         if handler.type is None or not all(
@@ -624,6 +625,10 @@ def _never_fails(node: Any) -> bool:
                 module = n.module or ""
                 if n.level or not (
                     (module == "setuptools" and all(a.name in _ALWAYS for a in n.names))
+                    or (
+                        module == "setuptools.dist"
+                        and all(a.name == "Distribution" for a in n.names)
+                    )
                     or _stdlib(module)
                 ):
                     return False

@@ -13,7 +13,9 @@ from ._values import Given
 
 __all__ = [
     "FINDERS",
+    "dict_form",
     "entry_groups",
+    "entry_text",
     "find_call",
     "find_table",
     "module_literal",
@@ -44,9 +46,35 @@ def text_of(data: bytes) -> str | None:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def entry_text(text: str) -> dict[str, list[str]] | None:
+    """The groups of an ``entry_points`` string, read as setuptools reads it
+    (``setuptools._entry_points.load`` of a ``str``: ``importlib.metadata``'s
+    ``EntryPoints._from_text``): lines stripped, blank ones and ``#`` comments skipped,
+    ``[group]`` opens a group (the brackets stripped), lines before the first group
+    ignored; None when a line in a group has no ``=`` (the build fails on it)."""
+    out: dict[str, list[str]] = {}
+    group: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            group = line.strip("[]")
+            continue
+        if group is None:
+            continue
+        if "=" not in line:
+            return None
+        out.setdefault(group, []).append(line)
+    return out
+
+
 def entry_groups(value: Any) -> dict[str, dict[str, str]] | None:
-    """``{group: {name: reference}}`` of an entry_points value, None when some entry has
-    no pyproject form (a string value, extras, a duplicate name...)."""
+    """``{group: {name: reference}}`` of an entry_points value (a dict, or the ini-style
+    string setuptools also takes), None when some entry has no pyproject form (extras,
+    a duplicate name...)."""
+    if isinstance(value, str):
+        value = entry_text(value)
     if not isinstance(value, dict):
         return None
     out: dict[str, dict[str, str]] = {}
@@ -67,6 +95,19 @@ def entry_groups(value: Any) -> dict[str, dict[str, str]] | None:
             table[name] = ref
         out[group] = table
     return out
+
+
+def dict_form(given: Given) -> bool:
+    """Whether ``given`` is a dict when setup() runs: a dict value, a ``[section]`` of
+    setup.cfg, or a dict display (or ``dict(...)``) that the resolver could not read."""
+    if isinstance(given.value, dict):
+        return True
+    if given.origin == "cfg":
+        return given.section != "options"
+    node = given.node
+    return isinstance(node, ast.Dict | ast.DictComp) or (
+        isinstance(node, ast.Call) and func_name(node.func) == "dict"
+    )
 
 
 def find_table(options: dict[str, Any], namespaces: bool) -> dict[str, Any] | None:

@@ -109,8 +109,9 @@ _DICTS = frozenset({"project_urls", "package_dir"})
 _BOOLS = frozenset({"zip_safe", "include_package_data"})
 #: Keys whose ``file:`` directive setuptools expands (for the others the text is a value).
 _FILE_KEYS = frozenset(
-    {"version", "long_description", "classifiers", "description", "install_requires"}
-)
+    {"version", "long_description", "classifiers", "description", "install_requires",
+     "entry_points"}
+)  # fmt: skip
 
 
 def cfg_value(key: str, raw: str) -> Any:

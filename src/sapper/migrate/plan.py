@@ -74,15 +74,17 @@ def _read_setup_py(
             None,
         )
     if len(run.calls) > 1:
-        lines = ", ".join(str(c.call.lineno) for c in run.calls)
+        first = min(c.call.lineno for c in run.calls)
         return (
             {},
             None,
             [
                 Refusal(
                     "setup-py-calls",
-                    f"setup.py calls setup() more than once (lines {lines})",
+                    "setup.py calls setup() more than once: "
+                    + _call_sites(facts.tree, [c.call for c in run.calls]),
                     "setup.py",
+                    first,
                 )
             ],
             None,
@@ -122,23 +124,131 @@ def _read_setup_py(
             found = set()
         in_dict = {at[p] for p in found}
     given: dict[str, Given] = {}
+    written = {kw.arg: kw.value for kw in call.call.keywords if kw.arg is not None}
     for kw in facts.keywords:
         varies = kw.name in call.maybe or any(
             kw.name not in seen or not _same(seen[kw.name], kw.value) for seen in others
         )
+        node = kw.node
+        if kw.name in written and not _sole_source(facts.tree, written[kw.name], node):
+            node = written[kw.name]
         given[kw.name] = Given(
             kw.name,
             "py",
             kw.value,
             line=kw.line,
             direct=kw.name in direct or kw.name in in_dict,
-            node=kw.node,
+            node=node,
             in_dict=kw.name in in_dict,
             varies=varies,
         )
     for key in call.maybe:  # given on some paths only: stays where it is
         given.setdefault(key, Given(key, "py", UNKNOWN, direct=False, varies=True))
     return given, call.call, [], facts
+
+
+def _call_sites(tree: ast.Module, calls: list[ast.Call]) -> str:
+    """Each ``setup()`` call that runs, once, as ``setup.py:LINE``; one that runs more
+    than once with the function it is in and where that function is called."""
+    parents = {
+        id(child): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for child in ast.walk(node)
+        if child is not node
+    }
+    counts: dict[int, int] = {}
+    unique: list[ast.Call] = []
+    for call in calls:
+        if id(call) not in counts:
+            unique.append(call)
+        counts[id(call)] = counts.get(id(call), 0) + 1
+    parts = []
+    for call in sorted(unique, key=lambda c: (c.lineno, c.col_offset)):
+        text = f"setup.py:{call.lineno}"
+        func = parents.get(id(call))
+        if counts[id(call)] > 1 and func is not None:
+            sites = sorted(
+                {
+                    n.lineno
+                    for n in ast.walk(tree)
+                    if isinstance(n, ast.Call) and func_name(n.func) == func.name
+                }
+            )
+            where = ", ".join(f"setup.py:{line}" for line in sites)
+            text += f" (in {func.name}(), called at {where})" if where else f" (in {func.name}())"
+        elif counts[id(call)] > 1:
+            text += f" ({counts[id(call)]} times)"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` binds ``name`` (an assignment, import, definition, parameter,
+    ``global`` statement, ``except ... as``, pattern capture...)."""
+    if isinstance(node, ast.Name):
+        return node.id == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, ast.arg):
+        return node.arg == name
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return any((a.asname or a.name.split(".")[0]) == name for a in node.names)
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return name in node.names
+    if isinstance(
+        node,
+        ast.FunctionDef
+        | ast.AsyncFunctionDef
+        | ast.ClassDef
+        | ast.ExceptHandler
+        | ast.MatchAs
+        | ast.MatchStar,
+    ):
+        return node.name == name
+    return False
+
+
+def _sole_source(tree: ast.Module | None, written: ast.expr, node: ast.expr) -> bool:
+    """Whether ``node``, the expression the value resolver took a setup() keyword's value
+    from, is the only one that can reach the keyword written as ``written``: the keyword
+    itself, or a name bound once, unconditionally (at the top level of the module or of a
+    function), to it or to such a name. The resolver keeps one of the expressions of a
+    name bound differently on several paths (``packages = find_packages()`` in an
+    ``if``, ``find_packages(exclude=...)`` in its ``else``) when code decides both
+    values; the expression must then not be translated."""
+    if tree is None:
+        return written is node
+    bodies = [tree.body] + [
+        f.body for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    top = {id(stmt) for body in bodies for stmt in body}
+    expr = written
+    for _ in range(8):
+        if expr is node:
+            return True
+        if not isinstance(expr, ast.Name):
+            return False
+        bound = [n for n in ast.walk(tree) if _binds(n, expr.id)]
+        assign = next(
+            (
+                s
+                for s in ast.walk(tree)
+                if isinstance(s, ast.Assign | ast.AnnAssign)
+                and id(s) in top
+                and any(
+                    t in bound for t in (s.targets if isinstance(s, ast.Assign) else [s.target])
+                )
+            ),
+            None,
+        )
+        if (
+            len(bound) != 1
+            or assign is None
+            or assign.value is None
+            or (isinstance(assign, ast.Assign) and len(assign.targets) != 1)
+        ):
+            return False
+        expr = assign.value
+    return False
 
 
 def _without_items(edit: SetupPyEdit, items: dict[tuple[int, int], str], name: str) -> SetupPyEdit:

@@ -19,6 +19,7 @@ from ..changes import change
 from ..facts._values import func_name, requirement_problem
 from ._forms import (
     FINDERS,
+    dict_form,
     entry_groups,
     find_call,
     find_table,
@@ -464,8 +465,36 @@ class _Translator:
         given = self.given.get("entry_points")
         if given is None:
             return
-        groups = entry_groups(given.value) if _movable(given) else None
+        value = given.value
+        if isinstance(value, Directive):  # setup.cfg's ``entry_points = file: ...``
+            value = self._read(value)
+            if value is None:
+                given = Given(
+                    **{**{n: getattr(given, n) for n in Given.__slots__}, "value": UNKNOWN}
+                )
+        groups = entry_groups(value) if _movable(given) else None
         if groups is None:
+            if not dict_form(given):
+                # setuptools reads a staying entry_points beside [project] as a dict
+                # (``_get_previous_entrypoints``: ``value.items()``); any other form fails
+                # the build ('str' object has no attribute 'items')
+                self.out.refusals.append(
+                    Refusal(
+                        "entry-points",
+                        "entry_points cannot move (" + _why(given) + ") and cannot stay: "
+                        "setuptools reads entry_points given outside pyproject.toml as a dict "
+                        "once [project] exists, and this one "
+                        + (
+                            "is a string"
+                            if isinstance(value, str)
+                            else "may not be a dict (computed by code)"
+                        )
+                        + "; given as a dict ({group: [entries]}) it can stay in setup.py",
+                        _where(given),
+                        given.line,
+                    )
+                )
+                return
             self.stay("entry_points", ("scripts", "gui-scripts", "entry-points"))
             return
         first = None

@@ -1,0 +1,1 @@
+"""Shipped only when OPTPKG_EXPERIMENTAL is set."""
