@@ -60,7 +60,19 @@ CASES: list[tuple[str, str, dict[str, str], tuple[int, str] | None]] = [
         {"info.py": 'V = open("VERSION").read()\n'},
         (1, "VERSION"),
     ),
+    (
+        "module-name-in-function",
+        HERE + 'def v():\n    return open(os.path.join(HERE, "VERSION")).read()\n\nV = v()\n',
+        {},
+        (6, "VERSION"),
+    ),
     # never reported
+    (
+        "parameter-shadows-module-name",
+        'n = "VERSION"\ndef r(n):\n    return open(n).read()\n\nV = r("OTHER")\n' + SETUP,
+        {},
+        None,
+    ),
     ("file-shipped", DELTA + SETUP, {"version.sbt": 'version := "1.0"\n'}, None),
     ("dot-slash-shipped", 'v = open("./VERSION").read()\n' + SETUP, {"VERSION": "1\n"}, None),
     ("shipped-below", 'v = open("pkg/../VERSION").read()\n' + SETUP, {"VERSION": "1\n"}, None),
