@@ -82,7 +82,11 @@ OTHER: dict[str, tuple[Reason, ...]] = {
     # Python itself, compiling setup.py before setuptools does anything.
     "SP900": (Reason(("SyntaxError", "TabError", "IndentationError", "ValueError"), r"."),),
     # the project's own code: the exception setup.py raises (the oracle's cases raise these)
-    "SP901": (Reason(("RuntimeError", "SystemExit"), r"."),),
+    "SP901": (
+        Reason(("RuntimeError", "SystemExit"), r"."),
+        # a file setup.py reads that the sdist does not ship
+        Reason(("FileNotFoundError",), r"No such file or directory"),
+    ),
     # -- pyproject.toml ----------------------------------------------------------------
     "PP001": (
         Reason(("ValueError",), r"^invalid pyproject\.toml config: (`project|\w+ - )"),

@@ -90,3 +90,60 @@ def test_always_raises_matches_setuptools(
             first = " ".join(w for w in real.message.split() if "#" not in w)
             assert first[:30] in finding.message, (real.message, finding.message)
     assert not mismatches, "\n".join(mismatches)
+
+
+PKG_INFO = "Metadata-Version: 2.1\nName: probe\nVersion: 1.0\n"
+DELTA = (
+    "from setuptools import setup\n\n"
+    "def get_version_from_sbt():\n"
+    '    with open("version.sbt") as fp:\n'
+    "        version = fp.read().strip()\n"
+    "    return version.split('\"')[1]\n\n"
+    "VERSION = get_version_from_sbt()\n"
+    'setup(name="probe", version=VERSION, py_modules=[])\n'
+)
+
+#: (id, other files besides setup.py and PKG-INFO, whether the real build fails)
+MISSING: list[tuple[str, dict[str, str], bool]] = [
+    ("delta-spark-version-sbt-missing", {}, True),
+    ("control-version-sbt-shipped", {"version.sbt": 'ThisBuild / version := "1.0"\n'}, False),
+]
+
+
+@pytest.mark.parametrize(("name", "files", "fails"), MISSING, ids=[c[0] for c in MISSING])
+def test_missing_file_matches_setuptools(
+    tmp_path: Path, name: str, files: dict[str, str], fails: bool
+) -> None:
+    """delta-spark 4.4.1's shape: setup.py reads `version.sbt`, which the sdist does not
+    ship; the real build raises FileNotFoundError with old and new setuptools, and builds
+    once the file is there."""
+    versions = ("58.0.4", "84.2.1")
+    require_runnable(versions)
+    (tmp_path / "setup.py").write_text(DELTA)
+    (tmp_path / "PKG-INFO").write_text(PKG_INFO)
+    for path, text in files.items():
+        (tmp_path / path).write_text(text)
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path)
+        if fails:
+            assert real.exc_name == "FileNotFoundError", real.describe()
+            assert "version.sbt" in real.message, real.message
+        else:
+            assert real.outcome == "builds", real.describe()
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        because = result.verdict.because
+        problem = reason_mismatch(
+            real, result.verdict.outcome, reasons_for(because), because=because, label=version
+        )
+        if problem:
+            mismatches.append(problem)
+        sp901 = [f for f in result.findings if f.code == "SP901"]
+        if fails:
+            assert len(sp901) == 1
+            assert "FileNotFoundError" in sp901[0].message
+            assert "`version.sbt` (setup.py:4)" in sp901[0].message
+        else:
+            assert sp901 == []
+    assert not mismatches, "\n".join(mismatches)

@@ -10,7 +10,7 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any, Final
 
-__all__ = ["UNKNOWN", "dotted", "func_name", "resolve", "resolve_call"]
+__all__ = ["UNKNOWN", "dotted", "func_name", "read_path", "resolve", "resolve_call", "writes"]
 
 
 class _Unknown:
@@ -220,6 +220,86 @@ def _opened(
         codec = _codec(node, first, consts, files, depth)
         return _read(_path(node.args[0], consts, depth + 1), files, codec)
     return UNKNOWN
+
+
+_OPENERS: Final = frozenset({"open", "io.open", "codecs.open"})
+_PATH_READERS: Final = frozenset({"read_text", "read_bytes"})
+
+
+def read_path(call: ast.Call, consts: Mapping[str, ast.expr]) -> str | None:
+    """The file (normalised, relative to the project root) that ``call`` opens for reading:
+    ``open(p)``, ``io.open(p)``, ``codecs.open(p)`` with a mode that neither writes nor
+    creates, ``Path(p).open()``, ``Path(p).read_text()`` / ``read_bytes()`` (``p`` also
+    ``Path(__file__).parent / "x"``); None when it is another call or the path is not known
+    (an absolute path, one that leaves the root, one code decides)."""
+    func = call.func
+    if any(k.arg is None for k in call.keywords):
+        return None  # **kwargs may give the mode
+    if dotted(func) in _OPENERS:
+        if not call.args or isinstance(call.args[0], ast.Starred):
+            return None
+        if not _reads(call, 1):
+            return None
+        return _relative(_path(call.args[0], consts, 0))
+    if not isinstance(func, ast.Attribute):
+        return None
+    if func.attr == "open":
+        if not _reads(call, 0):
+            return None
+    elif func.attr not in _PATH_READERS:
+        return None
+    return _relative(_path_object(func.value, consts, 0))
+
+
+def writes(call: ast.Call) -> bool:
+    """Whether ``call`` is an ``open`` (a builtin, ``io``, ``codecs``, a method) whose mode
+    may write or create a file, or is not known."""
+    if dotted(call.func) in _OPENERS:
+        return not _reads(call, 1)
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "open" and not _reads(call, 0)
+
+
+def _reads(call: ast.Call, position: int) -> bool:
+    """Whether the mode of an open call (its ``position``-th argument or ``mode=``) only
+    reads: a string without ``w``, ``a``, ``x`` or ``+``; no mode reads."""
+    mode: ast.expr | None = call.args[position] if len(call.args) > position else None
+    for keyword in call.keywords:
+        if keyword.arg == "mode":
+            mode = keyword.value
+    if mode is None:
+        return True
+    if not (isinstance(mode, ast.Constant) and isinstance(mode.value, str)):
+        return False
+    return not set(mode.value) & set("wax+")
+
+
+def _path_object(node: ast.expr, consts: Mapping[str, ast.expr], depth: int) -> str | None:
+    """The path of a ``pathlib`` object: ``Path(p)``, ``Path(__file__).parent / "x"``, or
+    a name bound to one; None for anything else (a zip file's ``open``, a string)."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Name) and node.id in consts:
+        return _path_object(consts[node.id], consts, depth + 1)
+    if isinstance(node, ast.Call) and func_name(node.func) in {"Path", "PurePath"}:
+        if len(node.args) != 1 or node.keywords:
+            return None
+        return _path(node.args[0], consts, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        if _path_object(node.left, consts, depth + 1) is None and not _root_expr(
+            node.left, consts, depth + 1
+        ):
+            return None
+        return _path(node, consts, depth + 1)
+    return None
+
+
+def _relative(path: str | None) -> str | None:
+    if path is None or path == _ROOT or path.startswith("/") or "\\" in path:
+        return None
+    path = posixpath.normpath(path)
+    if path in {".", ".."} or path.startswith("../"):
+        return None
+    return path
 
 
 def _codec(

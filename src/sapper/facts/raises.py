@@ -10,6 +10,14 @@ project module setup.py imports there. Nothing under ``try``, ``with``, ``for`` 
 ``while`` counts, nor a branch whose test is not decided; the walk stops at the first
 statement that may leave the module early (an exit, a raise, a ``return``) on a path it
 cannot decide, since what follows may never run.
+
+What a statement surely evaluates first counts too (a ``with`` header, an ``if`` test, a
+``for`` iterable, the value assigned): a function setup.py defines and calls there is
+followed, and an ``open()`` (``Path.read_text()``...) for reading of a file the sdist does
+not ship fails with ``FileNotFoundError``. That is judged only in an sdist (a tree with
+``PKG-INFO``: a checkout may lack files its VCS ignores, or that sapper skips), only in
+setup.py and project modules at the root (elsewhere ``__file__`` is another directory), and
+only where the module creates no file (no write, copy, subprocess or ``chdir``).
 """
 
 from __future__ import annotations
@@ -18,9 +26,9 @@ import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from ._exprs import UNKNOWN, dotted
+from ._exprs import UNKNOWN, dotted, func_name, read_path, writes
 from ._slots import Slot
-from ._values import Run
+from ._values import Run, _Lookup
 from .setup_py import local_files, sys_path_modified
 
 if TYPE_CHECKING:
@@ -53,6 +61,8 @@ class SureFailure(NamedTuple):
     via_column: int
     #: The module setup.py imports to reach it (None: setup.py itself).
     via_module: str | None
+    #: The file it opens for reading that the sdist does not ship (None: a raise).
+    missing: str | None = None
 
 
 class _Stop(Exception):
@@ -132,6 +142,81 @@ def _forget(stmt: ast.stmt, env: dict[str, Slot]) -> None:
 
 _DYNAMIC: Final = frozenset({"exec", "globals", "vars", "locals", "setattr"})
 
+#: Calls that may create a file (or move the working directory) before setup.py reads it.
+_CREATORS: Final = frozenset(
+    {
+        "system", "popen", "Popen", "call", "check_call", "check_output", "run", "getoutput",
+        "getstatusoutput", "spawn", "spawnv", "spawnl", "execv", "execvp", "exec", "execfile",
+        "copy", "copy2", "copyfile", "copytree", "copyfileobj", "move", "rename", "renames",
+        "symlink", "link", "symlink_to", "hardlink_to", "write_text", "write_bytes",
+        "urlretrieve", "extract", "extractall", "unpack_archive", "chdir", "__import__",
+        "import_module", "run_path", "run_module", "mkstemp",
+    }
+)  # fmt: skip
+#: Directories a directory target's listing leaves out (VCS, build output...).
+_UNLISTED: Final = frozenset(
+    {".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
+     "build", "dist"}
+)  # fmt: skip
+
+
+def _creates_files(tree: ast.Module) -> bool:
+    """Whether ``tree`` has a call that may create a file: a copy, a subprocess, an
+    ``open`` whose mode writes (or is not a string)..."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        if func_name(node.func) in _CREATORS or writes(node):
+            return True
+    return False
+
+
+def _sure_exprs(stmt: ast.stmt) -> list[ast.expr]:
+    """The expressions a statement evaluates whenever it runs, before its body."""
+    if isinstance(stmt, ast.If | ast.While | ast.Assert):
+        return [stmt.test]
+    if isinstance(stmt, ast.For | ast.AsyncFor):
+        return [stmt.iter]
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return [item.context_expr for item in stmt.items]
+    if isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Return):
+        return [stmt.value] if stmt.value is not None else []
+    return []
+
+
+def _sure_calls(node: ast.expr) -> Iterator[ast.Call]:
+    """The calls evaluating ``node`` surely makes, in order (not those a short circuit, a
+    conditional expression, a lambda or a comprehension may skip)."""
+    children: list[ast.expr]
+    if isinstance(node, ast.Call):
+        children = [node.func, *node.args, *(k.value for k in node.keywords)]
+    elif isinstance(node, ast.Attribute | ast.Starred | ast.NamedExpr | ast.FormattedValue):
+        children = [node.value]
+    elif isinstance(node, ast.Subscript):
+        children = [node.value, node.slice]
+    elif isinstance(node, ast.BinOp):
+        children = [node.left, node.right]
+    elif isinstance(node, ast.UnaryOp):
+        children = [node.operand]
+    elif isinstance(node, ast.BoolOp):
+        children = node.values[:1]
+    elif isinstance(node, ast.IfExp):
+        children = [node.test]
+    elif isinstance(node, ast.Compare):
+        children = [node.left, *node.comparators[:1]]
+    elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+        children = list(node.elts)
+    elif isinstance(node, ast.Dict):
+        children = [e for pair in zip(node.keys, node.values, strict=True) for e in pair if e]
+    elif isinstance(node, ast.JoinedStr):
+        children = list(node.values)
+    else:
+        children = []
+    for child in children:
+        yield from _sure_calls(child)
+    if isinstance(node, ast.Call):
+        yield node
+
 
 def _rebound(tree: ast.Module) -> frozenset[str] | None:
     """The names bound more than once anywhere in ``tree`` (functions too, which may
@@ -150,6 +235,12 @@ def _rebound(tree: ast.Module) -> frozenset[str] | None:
         if name is not None:
             counts[name] = counts.get(name, 0) + 1
     return frozenset(n for n, c in counts.items() if c > 1)
+
+
+def _parents(path: str) -> Iterator[str]:
+    while "/" in path:
+        path = path.rpartition("/")[0]
+        yield path
 
 
 def _exit_status(call: ast.Call) -> bool | None:
@@ -174,6 +265,11 @@ class _Search:
         #: The module whose body is being walked (names bound there are looked up).
         self.module: ast.Module | None = None
         self.unstable: dict[int, frozenset[str] | None] = {}
+        listing = setup_py.listing
+        self.listing = frozenset(listing)
+        self.dirs = frozenset(d for name in listing for d in _parents(name))
+        #: Missing files are judged in an sdist only, until a module may create files.
+        self.judge_files = "PKG-INFO" in self.listing
 
     def stable(self, tree: ast.Module, name: str) -> bool:
         """Whether ``name`` is bound once in module ``tree``, with no ``exec``, ``globals()``
@@ -206,6 +302,13 @@ class _Search:
                 defs.pop(stmt.name, None)  # a class body runs, but is not read
                 env.pop(stmt.name, None)
                 continue
+            for expr in _sure_exprs(stmt):
+                for call in _sure_calls(expr):
+                    found = self._missing(call, path, env, here) or self._call(
+                        call, path, env, defs, here, depth
+                    )
+                    if found:
+                        return found
             if isinstance(stmt, ast.If):
                 truth = self.run.truth(stmt.test, env, None)
                 if truth is None:
@@ -220,10 +323,7 @@ class _Search:
             if isinstance(stmt, ast.Raise):
                 return self._raise(stmt, path, env, here)
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-                found = self._call(stmt.value, path, env, defs, here, depth)
-                if found:
-                    return found
-                continue
+                continue  # its calls are followed above
             if isinstance(stmt, ast.Import | ast.ImportFrom) and depth == 0:
                 found = self._import(stmt, depth)
                 if found:
@@ -275,14 +375,33 @@ class _Search:
             return SureFailure(path, call.lineno, "SystemExit", message, *here)
         if isinstance(call.func, ast.Name) and call.func.id in defs and depth < _MAX_DEPTH:
             function = defs.pop(call.func.id)  # once: recursion is not followed
+            # the names the module binds once, less the function's parameters
+            a = function.args
+            params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+            params |= {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+            local = {k: v for k, v in env.items() if k not in params}
             try:
-                found = self.body(function.body, path, {}, dict(defs), here, depth + 1)
+                found = self.body(function.body, path, local, dict(defs), here, depth + 1)
             except _Stop:
                 return None  # what the function does after that is unknown, not the module
             finally:
                 defs[call.func.id] = function
             return found
         return None
+
+    def _missing(
+        self, call: ast.Call, path: str, env: dict[str, Slot], here: tuple[int, int, str | None]
+    ) -> SureFailure | None:
+        """A read of a file the sdist does not ship, where that is sure to fail."""
+        if not self.judge_files or "/" in path:
+            return None
+        target = read_path(call, _Lookup(self.run, env, None))
+        if target is None or target in self.listing or target in self.dirs:
+            return None
+        if any(p in _UNLISTED or p.endswith(".egg-info") for p in target.split("/")):
+            return None
+        message = f"[Errno 2] No such file or directory: {target!r}"
+        return SureFailure(path, call.lineno, "FileNotFoundError", message, *here, target)
 
     def _import(self, stmt: ast.Import | ast.ImportFrom, depth: int) -> SureFailure | None:
         if not self.follow_imports:
@@ -301,6 +420,8 @@ class _Search:
                 tree = self.setup_py.module(path)
                 if tree is None:
                     continue
+                if self.judge_files and _creates_files(tree):
+                    self.judge_files = False  # it may write what setup.py reads next
                 env: dict[str, Slot] = {"__name__": Slot(module), "__file__": Slot(UNKNOWN)}
                 outer, self.module = self.module, tree
                 try:
@@ -340,6 +461,8 @@ def sure_failure(setup_py: SetupPyFacts, pyproject: PyprojectFacts) -> SureFailu
     follow = pyproject.build_system.backend == LEGACY_BACKEND or sys_path_modified(tree)
     search = _Search(setup_py, follow)
     search.module = tree
+    if search.judge_files and _creates_files(tree):
+        search.judge_files = False
     env: dict[str, Slot] = {"__name__": Slot("__main__"), "__file__": Slot(UNKNOWN)}
     try:
         return search.body(tree.body, "setup.py", env, {}, None, 0)

@@ -432,6 +432,11 @@ class SetupPyFacts:
         """The project's files (path -> content) that setup.py may read or import."""
         return self._files.files
 
+    @property
+    def listing(self) -> tuple[str, ...]:
+        """Every regular file of the project (paths relative to its root), read or not."""
+        return self._files.names
+
     @cached_property
     def tree(self) -> ast.Module | None:
         """setup.py's syntax tree; None if absent or unparsable."""

@@ -25,7 +25,22 @@ def _check_raises(ctx: Context) -> Iterable[Finding]:
         return []
     python = ".".join(map(str, ctx.target_python))
     said = f": {found.message}" if found.message else ""
-    if found.via_module is None and found.path == PATH and found.line == found.via_line:
+    fix = (
+        "the sdist cannot be built: install the project as its error says (another "
+        "index, a wheel), or build another release"
+    )
+    if found.missing is not None:
+        where = (
+            f"setup.py reads `{found.missing}` ({found.path}:{found.line}), a file the sdist "
+            "does not ship, so it raises FileNotFoundError"
+        )
+        if found.via_line != found.line or found.via_module is not None:
+            where += f" (reached from setup.py:{found.via_line})"
+        fix = (
+            f"the sdist lacks `{found.missing}`: ship it (MANIFEST.in, or the project's "
+            "include list) in a new release; meanwhile build from the project's repository"
+        )
+    elif found.via_module is None and found.path == PATH and found.line == found.via_line:
         where = f"setup.py raises {found.exception} at module level"
     elif found.via_module is None:
         where = (
@@ -45,8 +60,7 @@ def _check_raises(ctx: Context) -> Iterable[Finding]:
             found.via_line,
             found.via_column,
             set(ctx.catalogue.universe),
-            fix="the sdist cannot be built: install the project as its error says (another "
-            "index, a wheel), or build another release",
+            fix=fix,
         )
     ]
 
@@ -71,11 +85,26 @@ nothing under `try`, `with`, a loop, or a branch whose test is not decided; the 
 stops at the first statement that may end the module early. The message is read where it
 is a string or a file the sdist ships (`open("ERROR.txt").read()`).
 
+What a statement surely evaluates before its body counts as well: a `with` header, an
+`if` test, a `for` iterable, an assigned value (`VERSION = get_version()` follows the
+function). There, reading a file the sdist does not ship (`open("version.sbt")`,
+`io.open`, `codecs.open`, `Path(p).open()`, `read_text()`, `read_bytes()`, with a mode
+that neither writes nor creates) raises `FileNotFoundError`, when sapper knows the path:
+a string, relative to the project root (the build's working directory), or joined to
+`os.path.dirname(__file__)` / `Path(__file__).parent`. This is judged in sdists only
+(a tree with `PKG-INFO`): a checkout may lack files its VCS ignores and sapper skips
+`build/`, `.git/` and the like, so a directory without `PKG-INFO` is never reported. Not
+reported either: a read under `try` or an undecided `if` (`os.path.exists(...)`), a
+directory, a path outside the root, a read in a project module below the root, and any
+module that may create files first (a write, a copy, a subprocess, `os.chdir`).
+
 ## Why is this bad?
 Every PEP 517 build runs setup.py (`get_requires_for_build_wheel` first), so an exception
 it always raises fails the build with every setuptools release: pip, uv and build all stop
 there. Placeholder releases do this on purpose (the `nvidia-*-cu12 0.0.1.dev5` sdists tell
-the user to install from NVIDIA's index); the verdict says so instead of "builds".
+the user to install from NVIDIA's index); the verdict says so instead of "builds". A file
+left out of the sdist does it by accident (delta-spark 4.4.1 reads `version.sbt`, which
+lives in its repository only).
 
 ## Example
 ```python
