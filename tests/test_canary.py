@@ -892,3 +892,13 @@ def test_static_verdicts_of_setuptools_own_tree(tmp_path):
     settings = _settings(parse_backend("setuptools==71.1.0"), parse_backend("setuptools==72.0.0"))
     (first, second), _, _ = _statics(tmp_path, None, settings)
     assert (first[0], second[0]) == ("builds", "builds")
+
+
+def test_a_missing_work_dir_is_made(tmp_path: Path) -> None:
+    """``--work-dir`` names a folder that does not exist yet: it is made, not a traceback
+    (``FileNotFoundError`` from the temporary directory inside it, before)."""
+    from sapper.cli._common import work_directory
+
+    target = tmp_path / "a" / "b"
+    assert work_directory(str(target)) == target
+    assert target.is_dir()

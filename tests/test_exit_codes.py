@@ -208,6 +208,7 @@ ERROR_PATHS: list[tuple[str, list[str], int, str]] = [
     ("canary", ["CLEAN", "--i-trust-the-corpus"], 2, r"goes with --no-sandbox"),
     ("canary", ["bisect", "x"], 2, r"write: sapper canary bisect TARGET --good"),
     ("canary", ["--db", "BAD_DB", "--export", "DIR"], 3, r"cannot open the store"),
+    ("canary", ["CLEAN", "--work-dir", "BAD_DB"], 2, r"argument --work-dir: .* is not a directory"),
     ("audit", [], 2, r"give the file\(s\) to audit"),
     ("audit", ["--bogus", "REQS"], 2, r"unrecognized arguments: --bogus"),
     ("audit", ["MISSING"], 2, r"nope: no such file"),

@@ -7,6 +7,7 @@ import functools
 import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar
 
 from .._defaults import DEFAULT_STORE
@@ -270,6 +271,20 @@ def add_envs_max_size_option(parser: argparse.ArgumentParser) -> None:
         "making one, remove the least recently used until they hold at most SIZE, never one "
         "a build is using ('10GiB', '500M'; default: $SAPPER_BUILD_ENVS_MAX_SIZE, else 10 GiB)",
     )
+
+
+def work_directory(text: str) -> Path:
+    """A folder for builds to unpack in: made (with its parents) when missing."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        msg = f"{text!r} is not a directory"
+        raise argparse.ArgumentTypeError(msg)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        msg = f"cannot create {text!r}: {exc.strerror or exc}"
+        raise argparse.ArgumentTypeError(msg) from exc
+    return path
 
 
 def positive_int(text: str) -> int:

@@ -19,6 +19,7 @@ from ._common import (
     command_epilog,
     positive_int,
     progress_enabled,
+    work_directory,
 )
 
 if TYPE_CHECKING:
@@ -145,10 +146,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument(
         "--work-dir",
         metavar="DIR",
-        type=Path,
+        type=work_directory,
         default=None,
         help="where builds unpack and run (default: /dev/shm when it is a memory file "
-        "system with 8 GiB free, else the temporary directory)",
+        "system with 8 GiB free, else the temporary directory; made when missing)",
     )
     parser.add_argument(
         "--engine",
