@@ -13,6 +13,7 @@ import pytest
 
 from sapper.check import Options, check_target
 
+from .agree import comparisons
 from .harness import older_python, pip_wheel, reason_mismatch, require_runnable, run_hooks
 from .reasons import reasons_for
 
@@ -36,17 +37,10 @@ def test_python_2_setup_py_fails_with_every_setuptools(
     versions = ("58.0.4", "84.2.1")
     require_runnable(versions)
     (tmp_path / "setup.py").write_text(SETUP.format(body=body))
-    mismatches = []
-    for version in versions:
-        real = run_hooks(version, tmp_path)
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            real, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
+    seen = comparisons(tmp_path, versions)
+    mismatches = [c.problem for c in seen if c.problem]
+    for c in seen:
+        real, result = c.real, c.result
         if not name.startswith("control"):
             # the finding names the line and the message Python gives
             finding = next(f for f in result.findings if f.code == "SP900")
@@ -138,17 +132,10 @@ def test_python_2_project_module_fails_with_every_setuptools(
     )
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text(module)
-    mismatches = []
-    for version in versions:
-        real = run_hooks(version, tmp_path)
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            real, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
+    seen = comparisons(tmp_path, versions)
+    mismatches = [c.problem for c in seen if c.problem]
+    for c in seen:
+        real, result = c.real, c.result
         if not name.startswith("control"):
             finding = next(f for f in result.findings if f.code == "SP900")
             assert real.exc_name == "SyntaxError"
