@@ -128,3 +128,31 @@ def test_packages_stay_beside_namespace_packages_in_setup_py(tmp_path: Path) -> 
     setup_py = next(c.after for c in migration.changes if c.path == "setup.py")
     assert setup_py is not None
     assert "packages=['ns.pkg']" in setup_py and "package_dir={'': 'src'}" in setup_py
+
+
+@pytest.mark.parametrize(
+    ("keyword", "kept"),
+    [
+        ("cffi_modules=['build_ffi.py:ffibuilder']", True),  # cffi appends to py_modules
+        ("rust_extensions=[]", True),
+        ("use_scm_version=True", False),  # a version plugin: the version stays dynamic only
+    ],
+)
+def test_modules_stay_beside_a_plugin_keyword(tmp_path: Path, keyword: str, kept: bool) -> None:
+    """soundfile 0.14.0: cffi's ``cffi_modules`` handler appends the generated module to the
+    ``py_modules`` setup() was given; ``[tool.setuptools] py-modules``, read later, replaced
+    them and ``_soundfile`` left top_level.txt."""
+    (tmp_path / "probe.py").write_text("")
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\n"
+        f"setup(name='probe', version='1.0', py_modules=['probe'], {keyword})\n"
+    )
+    migration = plan_migration(tmp_path)
+    assert not migration.refusals
+    written = next(c.after for c in migration.changes if c.path == "pyproject.toml")
+    assert written is not None
+    tool = tomllib.loads(written).get("tool", {}).get("setuptools", {})
+    setup_py = next(c.after for c in migration.changes if c.path == "setup.py")
+    assert setup_py is not None
+    assert ("py-modules" not in tool) == kept
+    assert ("py_modules=['probe']" in setup_py) == kept

@@ -9,7 +9,7 @@ it out of its file. Nothing here decides what moves: :mod:`sapper.migrate.transl
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -182,3 +182,42 @@ def requirements(value: Any) -> list[str] | None:
     if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
         return list(requirement_lines(list(value)))
     return None
+
+
+#: The setup() keywords setuptools itself handles (the attributes of setuptools 84.2.1's
+#: ``Distribution()`` and of its metadata, and the setup keywords setuptools registers). A
+#: keyword outside this set belongs to a plugin (cffi's ``cffi_modules``...), whose handler
+#: runs while setup() starts, before pyproject.toml is read, and may add to the packages or
+#: modules setup() was given: cffi appends its generated module to ``py_modules``, which
+#: ``[tool.setuptools] py-modules`` would then replace (soundfile 0.14.0 lost
+#: ``_soundfile`` from top_level.txt).
+SETUPTOOLS_KEYWORDS = frozenset(
+    {
+        "author", "author_email", "classifiers", "cmdclass", "command_options",
+        "command_packages", "contact", "contact_email", "data_files", "dependency_links",
+        "description", "download_url", "eager_resources", "entry_points",
+        "exclude_package_data", "ext_modules", "ext_package", "extra_path", "extras_require",
+        "headers", "include_dirs", "include_package_data", "install_requires", "keywords",
+        "libraries", "licence", "license", "license_expression", "license_file",
+        "license_files", "long_description", "long_description_content_type", "maintainer",
+        "maintainer_email", "name", "namespace_packages", "obsoletes", "options",
+        "package_data", "package_dir", "packages", "password", "platforms", "project_urls",
+        "provides", "provides_extras", "py_modules", "python_requires", "requires",
+        "script_args", "script_name", "scripts", "setup_requires", "src_root", "test_loader",
+        "test_suite", "tests_require", "url", "use_2to3", "use_2to3_exclude_fixers",
+        "use_2to3_fixers", "convert_2to3_doctests", "version", "zip_safe",
+    }
+)  # fmt: skip
+
+
+def plugin_keywords(given: Mapping[str, Given], version_plugins: Iterable[str]) -> list[str]:
+    """The setup.py keywords of plugins other than version plugins (sorted)."""
+    skip = set(version_plugins)
+    return sorted(
+        key
+        for key, value in given.items()
+        if value.origin == "py"
+        and key not in SETUPTOOLS_KEYWORDS
+        and key not in skip
+        and "." not in key
+    )

@@ -1,9 +1,8 @@
 """Decide, field by field, what moves to pyproject.toml and what stays (and is ``dynamic``).
 
-A field moves only when the pyproject form builds the same wheel with current setuptools:
-the same METADATA fields, entry points and files. Otherwise it stays where it is, and a
-metadata field that stays is listed in ``project.dynamic`` (setuptools ignores metadata given
-outside pyproject.toml that is not listed there: ``_apply_pyprojecttoml._handle_missing_dynamic``).
+A field moves only when the pyproject form builds the same wheel (METADATA fields, entry
+points, files) with current setuptools. Otherwise it stays, and a metadata field that stays
+is listed in ``project.dynamic`` (else setuptools ignores it: ``_handle_missing_dynamic``).
 What stays is said in the notes; what makes the migration impossible is a refusal.
 """
 
@@ -29,7 +28,7 @@ from ._forms import (
     text_of,
 )
 from ._model import Refusal
-from ._values import UNKNOWN, Directive, Given, requirements
+from ._values import UNKNOWN, Directive, Given, plugin_keywords, requirements
 
 __all__ = ["DYNAMIC_DEPENDENCIES_SINCE", "PYPROJECT_SINCE", "Outcome", "translate"]
 
@@ -521,13 +520,18 @@ class _Translator:
         modules = self.given.get("py_modules")
         ext = self.given.get("ext_modules")
         nsp = self.given.get("namespace_packages")
-        if nsp is not None and nsp.origin == "py":
-            # setup() checks namespace_packages against the packages and modules it is
-            # given, before pyproject.toml is read: moved, they are not there yet
-            # ("Distribution contains no modules or packages for namespace package")
+        plugins = plugin_keywords(self.given, _VERSION_PLUGINS)
+        held = (
+            f"the plugin keyword {plugins[0]} stays in setup.py and may add to it"
+            if plugins
+            else "namespace_packages stays in setup.py and needs it there"
+            if nsp is not None and nsp.origin == "py"
+            else None
+        )
+        if held:  # setup() uses them before pyproject.toml is read (SETUPTOOLS_KEYWORDS)
             for key in ("packages", "package_dir", "packages.find", "py_modules"):
                 if key in self.given:
-                    self.stay(key, (), "namespace_packages stays in setup.py and needs it there")
+                    self.stay(key, (), held)
             return
         if packages is None and modules is None and ext is not None:
             # setup.py/setup.cfg skip auto-discovery when ext_modules is given, pyproject
