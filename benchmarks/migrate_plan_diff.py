@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 #: Runs inside a subprocess with one engine on PYTHONPATH: reads sdist paths on stdin,
@@ -114,6 +115,9 @@ def main() -> int:
                 }
             )
     print(f"{len(paths)} sdists planned with both engines ({len(missing)} not in the cache)")
+    for label, plans in (("a", a), ("b", b)):
+        counts = Counter(row["outcome"] for row in plans.values())
+        print(f"engine {label}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print(f"{len(paths) - len(differ)} the same plan, {len(differ)} different:")
     for row in differ:
         print(f"  {row['requirement']}: {row['a']} -> {row['b']}")
