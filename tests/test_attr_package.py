@@ -64,6 +64,12 @@ def test_attr_of_a_submodule_whose_package_imports_a_missing_module(
         pytest.param({**_tree("pkg.version.__version__", "import idna\n"),
                       "pyproject.toml": '[build-system]\nrequires = ["setuptools", "idna"]\n'},
                      id="build-requirement"),
+        # another build requirement may bring it as a dependency: jupyterlab-server 2.7.2
+        # requires jupyter_server, which brings traitlets, which its package imports (its
+        # build with 57.5.0 was ok)
+        pytest.param({**_tree("pkg.version.__version__", "import idna\n"),
+                      "pyproject.toml": '[build-system]\nrequires = ["setuptools", "requests"]\n'},
+                     id="a-dependency-of-a-build-requirement"),
         # guarded, or for type checkers only
         pytest.param(_tree("pkg.version.__version__",
                            "try:\n    import idna\nexcept ImportError:\n    idna = None\n"),

@@ -482,7 +482,10 @@ class SetupPyFacts:
     def available(self, top: str) -> bool:
         """Whether an isolated build (pip's default) can import top-level module ``top``:
         the standard library, setuptools and its companions, a module or package shipped at
-        the sdist's root (or under src/), or a build requirement of the same name."""
+        the sdist's root (or under src/), or a build requirement of the same name. With a
+        build requirement other than setuptools and wheel, any module may come with its
+        dependencies, which sapper does not resolve: then it may (jupyterlab-server 2.7.2
+        requires jupyter_server, which brings the traitlets its package imports)."""
         import sys
 
         if top in sys.stdlib_module_names or top in _BUILD_ENV:
@@ -491,7 +494,8 @@ class SetupPyFacts:
         for root in ("", "src/"):
             if f"{root}{top}.py" in files or f"{root}{top}/__init__.py" in files:
                 return True
-        return _normal(top) in self._build_requirements
+        requirements = self._build_requirements
+        return _normal(top) in requirements or bool(requirements - _BUILD_ENV)
 
     @cached_property
     def _build_requirements(self) -> frozenset[str]:
