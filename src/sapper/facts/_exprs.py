@@ -196,30 +196,28 @@ def resolve_call(
 def _opened(
     node: ast.expr, consts: Mapping[str, ast.expr], files: Mapping[str, bytes], depth: int
 ) -> Any:
-    """The text of ``open(path)`` / ``io.open(path)`` / ``codecs.open(path)`` /
-    ``Path(path).open()``, decoded with the ``encoding`` and ``errors`` the call gives
-    (UTF-8 when it gives none: the locale of a build, assumed UTF-8)."""
-    if not isinstance(node, ast.Call):
+    """The text of a file opened for reading in text mode (the calls :func:`read_path`
+    knows whose method is ``open``), decoded with the ``encoding`` and ``errors`` the call
+    gives (UTF-8 when it gives none: the locale of a build, assumed UTF-8)."""
+    if not isinstance(node, ast.Call) or func_name(node.func) != "open":
         return UNKNOWN
-    name = func_name(node.func)
-    if name == "open" and isinstance(node.func, ast.Name | ast.Attribute):
-        if isinstance(node.func, ast.Attribute) and not isinstance(node.func.value, ast.Name):
-            target = node.func.value  # Path(...).open(mode, buffering, encoding, errors)
-            if isinstance(target, ast.Call) and func_name(target.func) in {"Path", "PurePath"}:
-                path = _path(target.args[0], consts, depth + 1) if target.args else None
-                return _read(path, files, _codec(node, 2, consts, files, depth))
-            return UNKNOWN
-        if not node.args:
-            return UNKNOWN
-        mode = node.args[1] if len(node.args) > 1 else None
-        if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "b" in mode.value:
-            return UNKNOWN
-        # codecs.open(name, mode, encoding, errors); open/io.open(name, mode, buffering,
-        # encoding, errors)
-        first = 2 if dotted(node.func) == "codecs.open" else 3
-        codec = _codec(node, first, consts, files, depth)
-        return _read(_path(node.args[0], consts, depth + 1), files, codec)
-    return UNKNOWN
+    path = read_path(node, consts)
+    if path is None:
+        return UNKNOWN
+    builtin = dotted(node.func) in _OPENERS
+    mode: ast.expr | None = None
+    position = 1 if builtin else 0
+    if len(node.args) > position:
+        mode = node.args[position]
+    for keyword in node.keywords:
+        if keyword.arg == "mode":
+            mode = keyword.value
+    if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "b" in mode.value:
+        return UNKNOWN
+    # codecs.open(name, mode, encoding, errors); open/io.open(name, mode, buffering,
+    # encoding, errors); Path(...).open(mode, buffering, encoding, errors)
+    first = 3 if builtin and dotted(node.func) != "codecs.open" else 2
+    return _read(path, files, _codec(node, first, consts, files, depth))
 
 
 _OPENERS: Final = frozenset({"open", "io.open", "codecs.open"})
