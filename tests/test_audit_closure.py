@@ -14,7 +14,7 @@ import pytest
 
 from sapper.audit import audit, report_json
 from sapper.audit.closure import failing_sdist
-from tests.audit_fixtures import clean_env
+from tests.audit_fixtures import clean_env, make_sdist
 from tests.canary_support import BUILD_CACHE, require_sandbox
 from tests.closure_fixtures import tree_index, wheel, wheel_wheel
 
@@ -156,3 +156,67 @@ def test_an_unresolvable_file_falls_back_to_its_lines_with_pip_error(tmp_path: P
     assert report.closure is not None and report.closure.report is None
     assert "nosuch" in report.closure.error
     assert any("only the listed lines are audited" in n for n in report.notes)
+
+
+def test_a_local_project_and_an_unreachable_vcs_line_keep_the_closure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`-e .[extra]` (read against the current directory, as pip does) brings the local
+    project's own dependencies into the tree; a VCS line pip cannot fetch is left out
+    and said, instead of losing the whole tree."""
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    project = tmp_path / "proj"
+    (project / "requirements").mkdir(parents=True)
+    (project / "setup.py").write_text(
+        "from setuptools import setup\n"
+        "setup(name='mine', version='0.1', extras_require={'x': ['top']})\n"
+    )
+    req = project / "requirements" / "dev.txt"
+    req.write_text("-e .[x]\n-e git+https://sapper.invalid/nosuch.git#egg=nosuch\n")
+    monkeypatch.chdir(project)
+
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+
+    by_name = {p.name: p for p in report.packages}
+    assert report.closure is not None and report.closure.report is not None
+    assert by_name["mine"].source == "skipped"
+    assert by_name["bomb"].origin == "required by top 1.0"
+    assert by_name["bomb"].verdict is not None
+    assert by_name["bomb"].verdict.constraint == "setuptools<82.0.0"
+    vcs = "git+https://sapper.invalid/nosuch.git#egg=nosuch"
+    assert by_name[vcs].source == "skipped"
+    assert any(n.startswith(f"pip could not fetch `-e {vcs}`") for n in report.notes)
+    assert report_json(report)["closure"]["left_out"] == [f"-e {vcs}"]
+
+
+def test_a_listed_sdist_no_cap_mends_is_left_out_and_the_rest_resolves(tmp_path: Path) -> None:
+    """An sdist whose setup.py raises with every setuptools (pg_config missing, say) stops
+    pip; no cap mends it, so its line is left out and the rest of the tree still resolves:
+    the dependency no line names is judged, and the listed sdist is audited as listed."""
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    make_sdist(
+        links,
+        "needspg",
+        "1.0",
+        {"setup.py": "raise RuntimeError('pg_config executable not found')\n"},
+    )
+    req = tmp_path / "requirements.txt"
+    req.write_text("needspg==1.0\ntop\n")
+
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+
+    by_name = {p.name: p for p in report.packages}
+    assert sorted(by_name) == ["bomb", "needspg", "top"]
+    assert report.closure is not None and report.closure.report is not None
+    assert by_name["needspg"].origin == f"{req}:1"
+    assert by_name["needspg"].verdict is not None
+    assert by_name["needspg"].verdict.outcome == "fails"
+    assert by_name["needspg"].verdict.because == ("SP901",)
+    assert by_name["bomb"].origin == "required by top 1.0"
+    assert any(
+        n.startswith("the metadata of needspg 1.0 cannot be prepared here")
+        and n.endswith("the rest was resolved without it")
+        for n in report.notes
+    )

@@ -10,6 +10,7 @@ The library never prints; ``on_package`` reports progress.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,6 +282,7 @@ def _closure(
         sandbox=sandbox,
         build_constraints=build_constraints,
     )
+    notes.extend(resolved.notes)
     if resolved.report is not None:
         inputs = _closure_inputs(inputs, resolved, path.name)
         notes.append(_closure_note(resolved, inputs, path.name))
@@ -362,7 +364,22 @@ def _closure_inputs(inputs: InputSet, closure: Closure, label: str) -> InputSet:
             origin = f"required by {', '.join(by[:3])}" if by else f"a dependency ({label})"
         files = tuple(_local_hash(f) for f in entry.files) if entry.files else entry.files
         entries.append(dataclasses.replace(entry, origin=origin, files=files))
+    # the lines pip was not given (a VCS URL it could not fetch, a missing local project,
+    # an sdist whose metadata cannot be prepared here): audited as listed
+    got = {e.key for e in entries}
+    gone = {canonicalize_name(m.group(1)) for m in map(_LINE_NAME.match, closure.dropped) if m}
+    entries += [
+        e
+        for e in inputs.entries
+        if e.key not in got
+        and (
+            (e.reference and any(e.reference in line for line in closure.dropped)) or e.key in gone
+        )
+    ]
     return dataclasses.replace(inputs, format="pip-report", entries=tuple(entries))
+
+
+_LINE_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def _with_failed(inputs: InputSet, closure: Closure, label: str) -> InputSet:
@@ -534,5 +551,6 @@ def report_json(report: AuditReport) -> dict[str, Any]:
             "build_constraints": list(report.closure.build_constraints),
             "rounds": list(report.closure.rounds),
             "error": report.closure.error or None,
+            "left_out": list(report.closure.dropped),
         },
     }

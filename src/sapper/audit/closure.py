@@ -50,6 +50,10 @@ class Closure:
     error: str = ""
     #: (name, version) of the sdist whose metadata stopped pip, when one did.
     failed: tuple[str, str] | None = None
+    #: The lines left out of the resolution (local projects, VCS lines pip could not
+    #: fetch), and why.
+    notes: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
 
 
 def resolve_closure(
@@ -90,6 +94,12 @@ def resolve_closure(
     from ..build import Builder, Limits, run_sandboxed
     from ..build._env import base_prefix
     from ..build._sandbox import LOG_NAME
+    from ._stage import (
+        drop_named_lines,
+        drop_vcs_lines,
+        stage_directory,
+        stage_requirements,
+    )
 
     builder = Builder(cache_dir=cache_dir, sandbox=sandbox)
     hold = contextlib.ExitStack()  # pip's environment, not evicted while pip runs
@@ -110,12 +120,14 @@ def resolve_closure(
     rounds: list[str] = []
     with hold, tempfile.TemporaryDirectory(prefix="sapper-closure-") as tmp:
         work = Path(tmp)
-        for sub in ("home", "tmp"):
+        for sub in ("home", "tmp", "src"):
             (work / sub).mkdir()
         # The sandboxed pip (as ``nobody`` when sapper runs as root) reads copies: the
         # requirements file with the files it includes, and the --find-links directories.
         stage = work / "input"
-        staged = _stage_requirements(requirements.resolve(), stage)
+        stage_made = stage_requirements(requirements.resolve(), stage)
+        staged = stage_made.requirements
+        readonly += stage_made.readonly
         options: list[str] = []
         if no_index:
             options.append("--no-index")
@@ -123,7 +135,7 @@ def resolve_closure(
             options += ["--index-url", index_url]
         for location in find_links:
             local = Path(location.removeprefix("file://"))
-            here = str(_stage_directory(local.resolve(), stage)) if local.is_dir() else location
+            here = str(stage_directory(local.resolve(), stage)) if local.is_dir() else location
             options += ["--find-links", here]
         for value in only_binary:
             options += ["--only-binary", value]
@@ -140,6 +152,12 @@ def resolve_closure(
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
             "PYTHONNOUSERSITE": "1",
         }
+        if stage_made.readonly:  # a local project's repository, owned by another user
+            environ |= {
+                "GIT_CONFIG_COUNT": "1",
+                "GIT_CONFIG_KEY_0": "safe.directory",
+                "GIT_CONFIG_VALUE_0": "*",
+            }
         if cert and Path(cert).is_file():
             environ["PIP_CERT"] = cert
             readonly.append(Path(cert).resolve().parent)
@@ -158,6 +176,9 @@ def resolve_closure(
                 "off",
                 "--report",
                 str(report),
+                # editable VCS lines are cloned here (pip's default is in its read-only env)
+                "--src",
+                str(work / "src"),
                 *options,
             ]
             if constraints:
@@ -183,27 +204,77 @@ def resolve_closure(
                 text = report.read_text(encoding="utf-8")
                 text = text.replace(json.dumps(stage.as_uri() + "/")[1:-1], "file:///")
                 data = json.loads(text)
-                return Closure(report=data, build_constraints=done, pip=pip, rounds=tuple(rounds))
+                return Closure(
+                    report=data,
+                    build_constraints=done,
+                    pip=pip,
+                    rounds=tuple(rounds),
+                    notes=tuple(stage_made.notes),
+                    dropped=tuple(stage_made.dropped),
+                )
             if run.timed_out:
-                return _closure_error(f"pip did not finish in {timeout:.0f} s", done, pip, rounds)
+                return _closure_error(
+                    f"pip did not finish in {timeout:.0f} s",
+                    done,
+                    pip,
+                    rounds,
+                    notes=tuple(stage_made.notes),
+                    dropped=tuple(stage_made.dropped),
+                )
+            dropped = drop_vcs_lines(stage_made, run.output)
+            if dropped:
+                stage_made.notes.append(
+                    f"pip could not fetch {', '.join(f'`{d}`' for d in dropped)} "
+                    f"({_pip_error(run.output)}); the rest was resolved without "
+                    + ("it" if len(dropped) == 1 else "them")
+                )
+                continue
             failed = failing_sdist(run.output)
             if failed is None:
-                return _closure_error(_pip_error(run.output), done, pip, rounds)
+                return _closure_error(
+                    _pip_error(run.output),
+                    done,
+                    pip,
+                    rounds,
+                    notes=tuple(stage_made.notes),
+                    dropped=tuple(stage_made.dropped),
+                )
             name, version = failed
             key = (canonicalize_name(name), version)
+            found = None if key in constraints else constraint_for(name, version)
+            if found is None and drop_named_lines(stage_made, name):
+                # a listed line pip cannot prepare (pg_config missing, Python 2 only):
+                # left out, so that the rest of the tree still resolves
+                stage_made.notes.append(
+                    f"the metadata of {name} {version} cannot be prepared here"
+                    + (f" even under {constraints[key]}" if key in constraints else "")
+                    + f" ({_pip_error(run.output)}); the rest was resolved without it"
+                )
+                continue
             if key in constraints:
                 why = f"the metadata of {name} {version} fails even under {constraints[key]}"
                 return _closure_error(
-                    why + f": {_pip_error(run.output)}", done, pip, rounds, failed
+                    why + f": {_pip_error(run.output)}",
+                    done,
+                    pip,
+                    rounds,
+                    failed,
+                    notes=tuple(stage_made.notes),
+                    dropped=tuple(stage_made.dropped),
                 )
-            found = constraint_for(name, version)
             if found is None:
                 why = (
                     f"the metadata of {name} {version} cannot be prepared with today's "
                     "setuptools, and sapper's static verdict has no setuptools cap for it"
                 )
                 return _closure_error(
-                    why + f": {_pip_error(run.output)}", done, pip, rounds, failed
+                    why + f": {_pip_error(run.output)}",
+                    done,
+                    pip,
+                    rounds,
+                    failed,
+                    notes=tuple(stage_made.notes),
+                    dropped=tuple(stage_made.dropped),
                 )
             constraints[key] = found
             rounds.append(
@@ -211,48 +282,13 @@ def resolve_closure(
                 f"resolved again under {found}"
             )
         return _closure_error(
-            f"still failing after {max_rounds} rounds", tuple(constraints.values()), pip, rounds
+            f"still failing after {max_rounds} rounds",
+            tuple(constraints.values()),
+            pip,
+            rounds,
+            notes=tuple(stage_made.notes),
+            dropped=tuple(stage_made.dropped),
         )
-
-
-_INCLUDE = re.compile(
-    r"^\s*(?:-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(?P<path>\S+)", re.MULTILINE
-)
-
-
-def _staged(path: Path, stage: Path) -> Path:
-    return stage / path.relative_to(path.anchor)
-
-
-def _stage_requirements(path: Path, stage: Path, depth: int = 0) -> Path:
-    """Copy ``path`` and the ``-r``/``-c`` files it includes (relative to it, recursively)
-    under ``stage`` at their absolute paths, so that the relative references still hold."""
-    import shutil
-
-    target = _staged(path, stage)
-    if target.exists() or not path.is_file():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, target)
-    if depth < 32:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        for match in _INCLUDE.finditer(text):
-            ref = match.group("path")
-            if "://" not in ref and "$" not in ref:
-                _stage_requirements((path.parent / ref).resolve(), stage, depth + 1)
-    return target
-
-
-def _stage_directory(path: Path, stage: Path) -> Path:
-    """Copy the files of a --find-links directory (pip reads no subdirectory)."""
-    import shutil
-
-    target = _staged(path, stage)
-    target.mkdir(parents=True, exist_ok=True)
-    for file in path.iterdir():
-        if file.is_file() and not (target / file.name).exists():
-            shutil.copyfile(file, target / file.name)
-    return target
 
 
 def _closure_error(
@@ -261,6 +297,9 @@ def _closure_error(
     pip: str,
     rounds: list[str],
     failed: tuple[str, str] | None = None,
+    *,
+    notes: tuple[str, ...] = (),
+    dropped: tuple[str, ...] = (),
 ) -> Closure:
     return Closure(
         report=None,
@@ -269,6 +308,8 @@ def _closure_error(
         rounds=tuple(rounds),
         error=error,
         failed=failed,
+        notes=notes,
+        dropped=dropped,
     )
 
 
