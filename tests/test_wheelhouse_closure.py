@@ -12,7 +12,12 @@ import pytest
 
 from sapper.audit import audit
 from sapper.audit.resolve import IndexFiles
-from sapper.audit.wheelhouse import build_wheelhouse, missing_requirements
+from sapper.audit.wheelhouse import (
+    audit_build_requirements,
+    build_wheelhouse,
+    local_build_requirements,
+    missing_requirements,
+)
 from sapper.pypi import Index
 from tests.audit_fixtures import clean_env, make_sdist
 from tests.canary_support import BUILD_CACHE, builder, require_sandbox
@@ -142,3 +147,42 @@ def test_the_nearest_release_that_builds_is_found_by_bisection(tmp_path: Path) -
         p, builder(timeout=300), Index(cache_dir=BUILD_CACHE), IndexFiles([], [str(links)])
     )
     assert found == "1.2"
+
+
+def test_a_local_project_installs_offline_with_its_backend_in_the_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`-e .` in the file: the offline install builds the project, so the wheels of its
+    build requirements are put in the directory too; without them pip finds no setuptools."""
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        "[build-system]\nrequires = ['setuptools>=61']\nbuild-backend = 'setuptools.build_meta'\n"
+        "[project]\nname = 'mine'\nversion = '0.1'\ndependencies = ['top']\n"
+    )
+    (project / "mine.py").write_text("X = 1\n")
+    req = project / "requirements.txt"
+    req.write_text("-e .\n")
+    monkeypatch.chdir(project)
+    options = {"no_index": True, "find_links": [str(links)], "cache_dir": BUILD_CACHE}
+    report = audit(req, **options)  # type: ignore[arg-type]
+    requires = local_build_requirements(report)
+    assert requires == ("setuptools>=61",)
+
+    out = tmp_path / "wh"
+    result = build_wheelhouse(
+        report,
+        out,
+        builder=builder(timeout=300),
+        index=Index(cache_dir=BUILD_CACHE),
+        requirements=req,
+        also=audit_build_requirements(requires, **options),
+    )
+    by_name = {i.name: i for i in result.items}
+    assert by_name["mine"].action == "skipped"
+    assert by_name["bomb"].action == "built", by_name["bomb"].reason
+    assert by_name["setuptools"].action == "downloaded"
+    assert "local project" in by_name["setuptools"].reason
+    assert result.verified is True, result.verify_log

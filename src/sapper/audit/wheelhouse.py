@@ -12,6 +12,7 @@ would take for everything else are downloaded into the directory too (sha256-che
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._fallbacks import (
     OtherFix,
@@ -269,6 +270,7 @@ def build_wheelhouse(
     files_of: Callable[[str], list[FileRef]] | None = None,
     on_item: Callable[[int, int, str], None] | None = None,
     reuse: Sequence[WheelhouseItem] = (),
+    also: AuditReport | None = None,
 ) -> WheelhouseResult:
     """Fill ``out`` with wheels for ``report``'s distributions (see the module docstring).
 
@@ -278,12 +280,18 @@ def build_wheelhouse(
     :class:`sapper.audit.resolve.IndexFiles`): with it, an sdist that no setuptools builds
     gets the nearest newer release that installs here as a suggestion. ``reuse``: items of
     an earlier pass over the same directory; a distribution built there (its wheel still in
-    ``out``) is not built again.
+    ``out``) is not built again. ``also``: the audit of what the local projects of the
+    input need to be built offline (:func:`local_build_requirements`), put in ``out`` too.
     """
     out.mkdir(parents=True, exist_ok=True)
     items: list[WheelhouseItem] = []
-    total = len(report.packages)
-    for i, p in enumerate(report.packages):
+    packages = [*report.packages, *(also.packages if also is not None else ())]
+    seen = {(p.name.lower(), p.version) for p in report.packages}
+    packages[len(report.packages) :] = [
+        p for p in packages[len(report.packages) :] if (p.name.lower(), p.version) not in seen
+    ]
+    total = len(packages)
+    for i, p in enumerate(packages):
         if on_item is not None:
             on_item(i, total, p.name)
         earlier = next(
@@ -301,6 +309,10 @@ def build_wheelhouse(
             items.append(earlier)
         elif p.source == "sdist":
             items.append(_build_one(p, out, builder, index, files_of))
+        elif p.source == "wheel" and i >= len(report.packages):
+            item = _fetch_wheel(p, out, index)
+            why = "a local project of the input is built with it (the offline install builds it)"
+            items.append(dataclasses.replace(item, reason=why) if item.wheel else item)
         elif p.source == "wheel" and complete:
             items.append(_fetch_wheel(p, out, index))
         elif p.source == "wheel":
@@ -336,6 +348,55 @@ def build_wheelhouse(
         missing=missing,
         advice=_advice(missing, items, report, out),
     )
+
+
+#: What pip builds a local project with when its pyproject.toml names no backend.
+DEFAULT_BUILD_REQUIRES = ("setuptools>=40.8.0",)
+
+
+def local_build_requirements(report: AuditReport) -> tuple[str, ...]:
+    """The build requirements of the local projects a requirements file names (``-e .``,
+    ``./pkg``; pip's report of the closure lists them with their paths): an offline
+    install builds them, so their backends' wheels must be in the directory. Read from
+    each project's ``pyproject.toml`` ``[build-system] requires``, or what pip assumes
+    without one (``setuptools>=40.8.0``). Requirements a backend adds when asked
+    (``setup_requires``) are not known without running it: the offline check finds them."""
+    from urllib.parse import unquote, urlsplit
+
+    from .._toml import TOMLDecodeError, loads
+
+    closure = report.closure
+    items = (closure.report or {}).get("install") if closure is not None else None
+    found: list[str] = []
+    for item in items if isinstance(items, list) else ():
+        info = item.get("download_info") if isinstance(item, dict) else None
+        if not isinstance(info, dict) or "dir_info" not in info:
+            continue
+        url = info.get("url")
+        if not isinstance(url, str) or not url.startswith("file:"):
+            continue
+        project = Path(unquote(urlsplit(url).path))
+        requires: list[str] = list(DEFAULT_BUILD_REQUIRES)
+        try:
+            text = (project / "pyproject.toml").read_text(encoding="utf-8")
+            table = loads(text).get("build-system")
+        except (OSError, UnicodeDecodeError, TOMLDecodeError):
+            table = None
+        if isinstance(table, dict) and isinstance(table.get("requires"), list):
+            requires = [r for r in table["requires"] if isinstance(r, str)]
+        found += requires
+    return tuple(dict.fromkeys(found))
+
+
+def audit_build_requirements(requires: Sequence[str], **options: Any) -> AuditReport:
+    """The audit of ``requires`` (:func:`local_build_requirements`) as a requirements file:
+    :func:`sapper.audit.audit` with ``options``, its closure resolved by pip."""
+    from . import audit
+
+    with tempfile.TemporaryDirectory(prefix="sapper-build-requires-") as tmp:
+        file = Path(tmp) / "build-requirements.txt"
+        file.write_text("".join(f"{r}\n" for r in requires), encoding="utf-8")
+        return audit(file, **options)
 
 
 def _advice(

@@ -97,7 +97,11 @@ NO_SANDBOX_WARNING = (
 
 def _run(args: argparse.Namespace) -> int:
     from ..audit.resolve import IndexFiles
-    from ..audit.wheelhouse import build_wheelhouse
+    from ..audit.wheelhouse import (
+        audit_build_requirements,
+        build_wheelhouse,
+        local_build_requirements,
+    )
     from ..build import Builder, Limits
     from ..pypi import DEFAULT_INDEX_URL, Index
 
@@ -127,6 +131,19 @@ def _run(args: argparse.Namespace) -> int:
     )
 
     def build(report: AuditReport, reuse: Sequence[WheelhouseItem] = ()) -> WheelhouseResult:
+        requires = local_build_requirements(report)
+        also = (
+            audit_build_requirements(
+                requires,
+                index_url=args.index_url,
+                no_index=args.no_index,
+                find_links=[str(Path(p).resolve()) for p in args.find_links],
+                cache_dir=args.cache_dir,
+                sandbox=not args.no_sandbox,
+            )
+            if requires
+            else None
+        )
         return build_wheelhouse(
             report,
             args.output,
@@ -138,6 +155,7 @@ def _run(args: argparse.Namespace) -> int:
             files_of=files_of,
             on_item=progress,
             reuse=reuse,
+            also=also,
         )
 
     try:
