@@ -133,17 +133,24 @@ def test_vcs_lines_are_dropped_only_when_pip_could_not_fetch(tmp_path: Path) -> 
 
 
 def test_the_lines_of_a_distribution_are_dropped_by_its_normalised_name(tmp_path: Path) -> None:
+    """With the --hash lines a pip-compile file continues it on: left alone, pip would read
+    them as a line of options and refuse the file."""
     req = tmp_path / "requirements.txt"
-    req.write_text("-r base.txt\nPsycopg2==2.4.6 --hash=sha256:00\npsycopg2-binary\nsix\n")
+    req.write_text(
+        "-r base.txt\nPsycopg2==2.4.6 \\\n    --hash=sha256:00 \\\n    --hash=sha256:11\n"
+        "psycopg2-binary\nsix\n"
+    )
     (tmp_path / "base.txt").write_text("psycopg2[extra]>=2 ; python_version > '3'\n")
     staged = stage_requirements(req, tmp_path / "stage")
     assert drop_named_lines(staged, "nosuch") == []
     assert drop_named_lines(staged, "PSYCOPG2") == [
         "psycopg2[extra]>=2 ; python_version > '3'",
-        "Psycopg2==2.4.6 --hash=sha256:00",
+        "Psycopg2==2.4.6",
     ]
     assert _staged_lines(staged.requirements)[1:] == [
-        "# Psycopg2==2.4.6 --hash=sha256:00",
+        "# Psycopg2==2.4.6 \\",
+        "#     --hash=sha256:00 \\",
+        "#     --hash=sha256:11",
         "psycopg2-binary",
         "six",
     ]

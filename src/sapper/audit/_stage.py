@@ -243,11 +243,10 @@ def drop_vcs_lines(staged: Staged, output: str) -> list[str]:
         lines = file.read_text(encoding="utf-8").splitlines()
         vcs = [i for i, line in enumerate(lines) if _VCS_LINE.match(line)]
         for i in vcs:
-            dropped.append(lines[i].strip())
-            staged.dropped.append(lines[i].strip())
-            lines[i] = f"# {lines[i]}"
+            dropped.append(_comment_out(lines, i))
         if vcs:
             file.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    staged.dropped += dropped
     return dropped
 
 
@@ -272,9 +271,21 @@ def drop_named_lines(staged: Staged, name: str) -> list[str]:
             if (m := _NAMED.match(line)) and canonicalize_name(m.group("name")) == key
         ]
         for i in hits:
-            dropped.append(lines[i].strip())
-            staged.dropped.append(lines[i].strip())
-            lines[i] = f"# {lines[i]}"
+            dropped.append(_comment_out(lines, i))
         if hits:
             file.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    staged.dropped += dropped
     return dropped
+
+
+def _comment_out(lines: list[str], i: int) -> str:
+    """Comment out the requirement that starts at ``lines[i]`` with the lines it continues
+    on (``\\`` at the end: the ``--hash`` lines of a pip-compile file, which pip would
+    otherwise read as a line of options alone); the requirement, without its options."""
+    first = lines[i].strip()
+    end = i
+    while lines[end].rstrip().endswith("\\") and end + 1 < len(lines):
+        end += 1
+    for j in range(i, end + 1):
+        lines[j] = f"# {lines[j]}"
+    return first.removesuffix("\\").strip()
