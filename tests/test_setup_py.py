@@ -132,6 +132,26 @@ H = "from setuptools import setup\n"
             [],
             id="guarded-name",
         ),
+        # setuptools' own distutils (the default since 60.0.0) has no 2to3 helpers; the
+        # standard library's had them before. Guarded, but the fallback exits (docutils 0.10)
+        pytest.param(
+            "from distutils.command.build_py import build_py_2to3\n",
+            [("SP003", 1, (">=60.0.0",))],
+            id="distutils-2to3",
+        ),
+        pytest.param(
+            "import sys\ntry:\n    from distutils.util import copydir_run_2to3\n"
+            "except ImportError:\n    print('no distutils')\n    sys.exit(1)\n",
+            [("SP003", 3, (">=60.0.0",))],
+            id="distutils-2to3-guarded-by-an-exit",
+        ),
+        pytest.param(
+            "try:\n    from distutils.util import run_2to3\nexcept ImportError:\n"
+            "    run_2to3 = None\n",
+            [],
+            id="distutils-2to3-guarded",
+        ),
+        pytest.param("from distutils.util import convert_path\n", [], id="distutils-kept-name"),
         # a class statement runs its bases, keywords, decorators and body when setup.py runs
         pytest.param(
             "import setuptools.command.test\n\n"

@@ -93,6 +93,10 @@ NAMES_MODULES: tuple[str, ...] = (
     "setuptools/dist.py",
     "setuptools/dep_util.py",
     "setuptools/errors.py",
+    # setuptools' own distutils (the default since 60.0.0), recorded as ``distutils.*``:
+    # the 2to3 helpers (build_py_2to3, run_2to3, ...) are not in it (docutils 0.10)
+    "setuptools/_distutils/command/build_py.py",
+    "setuptools/_distutils/util.py",
 )
 
 DIST_PY = "setuptools/dist.py"

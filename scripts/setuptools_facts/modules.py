@@ -240,6 +240,9 @@ def extract_names(view: WheelView) -> tuple[dict[str, set[str]], set[str]]:
 
     def star(module: str) -> set[str]:
         path = module_path_for(view, module)
+        if path is None and (module == "distutils" or module.startswith("distutils.")):
+            # setuptools' own distutils imports itself by its public name
+            path = module_path_for(view, "setuptools._" + module)
         if path is None:
             raise ExtractionError(f"star import from {module}, which is not in the wheel")
         return module_names(view.tree(path), star=star, module_path=path)[0]
@@ -247,6 +250,8 @@ def extract_names(view: WheelView) -> tuple[dict[str, set[str]], set[str]]:
     for path in NAMES_MODULES:
         if view.has(path):
             module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+            if module.startswith("setuptools._distutils."):
+                module = "distutils" + module.removeprefix("setuptools._distutils")
             names[module] = module_names(view.tree(path), star=star, module_path=path)[0]
 
     getattr_modules: set[str] = set()

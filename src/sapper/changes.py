@@ -599,6 +599,20 @@ CHANGES: tuple[Change, ...] = (
         references=(_ref("64.0.0", "release notes"),),
         error=Expected(type="AttributeError", message=r"ignore_egg_info_in_manifest"),
     ),
+    Change(
+        id="ST84",
+        what="distutils' 2to3 helpers (`build_py_2to3`, `run_2to3`, `copydir_run_2to3`, "
+        "`Mixin2to3`) once setuptools' own distutils is the default",
+        covered="SP003 (oracle; names of `distutils.command.build_py` and `distutils.util` "
+        "in the release facts)",
+        notes="setuptools' copy of distutils dropped them in 58.0.0, but before 60.0.0 a build "
+        "imports the standard library's distutils, which has them up to Python 3.11: "
+        "`from distutils.command.build_py import build_py_2to3` fails from 60.0.0 on "
+        "(docutils 0.10, whose `except ImportError` exits)",
+        fails=(("60.0.0", None),),
+        references=(_ref("60.0.0", "setuptools' own distutils by default"),),
+        error=Expected(type="ImportError", message=r"cannot import name '\w*2to3\w*'"),
+    ),
 )
 
 # ------------------------------------------------------------ release bounds rules read

@@ -70,7 +70,10 @@ OTHER: dict[str, tuple[Reason, ...]] = {
         ),
     ),
     "SP003": (
-        Reason(("ImportError",), r"^cannot import name '\w+' from '(setuptools|pkg_resources)\b"),
+        Reason(
+            ("ImportError",),
+            r"^cannot import name '\w+' from '(setuptools|pkg_resources|distutils)\b",
+        ),
         Reason(("AttributeError",), r"^module '(setuptools|pkg_resources)[\w.]*' has no attribute"),
         Reason(_DEPRECATION, r"(?i)deprecated|disabled"),
     ),

@@ -89,6 +89,20 @@ CASES: list[tuple[str, dict[str, str], tuple[str, ...], bool]] = [
         ("71.1.0", "72.1.0", "84.2.1"),
         True,
     ),
+    # setuptools' own distutils, the default since 60.0.0, has no 2to3 helpers; before,
+    # the standard library's did (docutils 0.10 imports them)
+    (
+        "SP003-distutils-2to3",
+        {"setup.py": _setup("from distutils.command.build_py import build_py_2to3")},
+        ("59.8.0", "60.0.0", "84.2.1"),
+        False,
+    ),
+    (
+        "SP003-distutils-util-2to3",
+        {"setup.py": _setup("from distutils.util import run_2to3")},
+        ("59.8.0", "60.0.0"),
+        False,
+    ),
     (
         "SP001-msvccompiler",
         {"setup.py": _setup("import distutils.msvccompiler")},

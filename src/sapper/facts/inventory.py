@@ -11,11 +11,11 @@ from packaging.version import Version
 if TYPE_CHECKING:
     from ..versions import Catalogue
 
-__all__ = ["covered", "missing_in"]
+__all__ = ["LOCAL_DISTUTILS_SINCE", "covered", "missing_in"]
 
 #: Before 60.0.0 setuptools used the standard library's distutils by default, so a
 #: ``distutils.*`` module missing from setuptools' own copy was still importable there.
-_LOCAL_DISTUTILS_SINCE = Version("60.0.0")
+LOCAL_DISTUTILS_SINCE = Version("60.0.0")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -40,7 +40,7 @@ def _missing(cat: Catalogue, module: str) -> frozenset[str]:
     return frozenset(
         v
         for v in cat.universe
-        if v not in covered and not (distutils and cat.parsed(v) < _LOCAL_DISTUTILS_SINCE)
+        if v not in covered and not (distutils and cat.parsed(v) < LOCAL_DISTUTILS_SINCE)
     )
 
 
