@@ -14,7 +14,9 @@ import pytest
 from sapper import _toml as tomllib
 from sapper.audit import PackageAudit, audit, report_json
 from sapper.audit.emit import emit, plan_constraints
+from sapper.audit.render import render_table
 from sapper.cli import main
+from sapper.render.text import Style
 from tests.audit_fixtures import make_sdist, needs_new_sdist, pkg_resources_sdist
 
 
@@ -89,6 +91,21 @@ def test_other_backends_are_unknown_not_constrained(tmp_path: Path, links: Path)
     text = emit(report, "pip")
     assert "Nothing to constrain" in text
     assert not [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_what_check_cannot_read_is_unknown_not_builds(tmp_path: Path, links: Path) -> None:
+    """setup() gets its keywords from code sapper does not follow: `sapper check` says
+    unknown, and so does the audit (it said "builds"), and the summary says so."""
+    setup = "from setuptools import setup\nimport json\nsetup(**json.load(open('meta.json')))\n"
+    make_sdist(links, "opaque", "1.0", {"setup.py": setup, "meta.json": "{}"})
+    report = audit(_req(tmp_path, "opaque==1.0"), no_index=True, find_links=[str(links)])
+    (opaque,) = report.packages
+    v = opaque.verdict
+    assert v is not None and v.outcome == "unknown", v
+    assert v.reason.startswith("static analysis cannot tell: setup() at setup.py:3 gets")
+    assert plan_constraints(report).constraint is None
+    text = render_table(report, plan_constraints(report), Style(color=False))
+    assert "Unknown: static analysis cannot tell for 1 (opaque)" in text
 
 
 def test_emitted_files_without_conflict(tmp_path: Path, links: Path) -> None:

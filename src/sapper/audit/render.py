@@ -99,6 +99,18 @@ def render_table(report: AuditReport, plan: ConstraintPlan, style: Style) -> str
         + (style.red(f"{len(failing)} would fail") if failing else style.green("none would fail"))
         + " with the setuptools a build gets today."
     )
+    opaque = [
+        p.name
+        for p in built
+        if p.verdict is not None and p.verdict.outcome == "unknown" and p.verdict.today
+    ]
+    if opaque:
+        lines.append(
+            style.yellow(
+                f"Unknown: static analysis cannot tell for {len(opaque)} "
+                f"({', '.join(opaque)}); `sapper audit --verify` builds them for real."
+            )
+        )
     unread = [p for p in report.packages if p.error]
     if unread:
         lines.append(

@@ -181,7 +181,12 @@ def judge_files(
     assumed = (
         "; in-tree backend assumed to wrap setuptools" if bs.uses_setuptools == "assumed" else ""
     )
-    if not because:
+    # what check says it cannot read (setup() keywords built by code it does not follow)
+    opaque = result.verdict.outcome == "unknown" and not because
+    if opaque:
+        why = result.verdict.reason.partition("; ")[2] or result.verdict.reason
+        reason = f"static analysis cannot tell: {why}" + assumed
+    elif not because:
         reason = (
             "no known setuptools removal applies (static analysis; the build itself is not run)"
             + assumed
@@ -193,7 +198,7 @@ def judge_files(
         first_bad = next_release(cat, newest_good) or "the next release"
         reason = f"{', '.join(slugs)}: fails from setuptools {first_bad}" + assumed
     return BuildVerdict(
-        outcome="fails" if because else "builds",
+        outcome="unknown" if opaque else "fails" if because else "builds",
         backend=result.backend,
         requires=requires,
         today=today,
