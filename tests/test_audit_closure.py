@@ -220,3 +220,23 @@ def test_a_listed_sdist_no_cap_mends_is_left_out_and_the_rest_resolves(tmp_path:
         and n.endswith("the rest was resolved without it")
         for n in report.notes
     )
+
+
+def test_a_listed_requirement_no_index_has_is_left_out(tmp_path: Path) -> None:
+    """A private package, a typo, a deleted release: pip stops at it; without that line
+    the rest of the tree still resolves, and the line is audited as listed."""
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    req = tmp_path / "requirements.txt"
+    req.write_text("nosuchproject==2.3.2\ntop\n")
+
+    report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+
+    by_name = {p.name: p for p in report.packages}
+    assert sorted(by_name) == ["bomb", "nosuchproject", "top"]
+    assert by_name["nosuchproject"].source == "unavailable"
+    assert by_name["bomb"].origin == "required by top 1.0"
+    assert (
+        "pip found no distribution for `nosuchproject==2.3.2`; the rest was resolved without it"
+        in report.notes
+    )

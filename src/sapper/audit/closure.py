@@ -230,6 +230,15 @@ def resolve_closure(
                 )
                 continue
             failed = failing_sdist(run.output)
+            absent = _NOT_FOUND.search(run.output)
+            if failed is None and absent and drop_named_lines(stage_made, absent.group("name")):
+                # a listed requirement no index has (a private package, a typo, a release
+                # deleted since): left out, so that the rest still resolves
+                stage_made.notes.append(
+                    f"pip found no distribution for `{absent.group('req')}`; "
+                    "the rest was resolved without it"
+                )
+                continue
             if failed is None:
                 return _closure_error(
                     _pip_error(run.output),
@@ -335,8 +344,15 @@ def failing_sdist(output: str) -> tuple[str, str] | None:
     return match.group("name"), match.group("version")
 
 
+_NOT_FOUND = re.compile(
+    r"No matching distribution found for (?P<req>(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\S*)"
+)
+#: pip's list of releases it skipped for their Requires-Python: long, and not the cause
+_NOISE = "ERROR: Ignored the following versions that require a different python version"
+
+
 def _pip_error(output: str) -> str:
     """pip's ``ERROR:`` lines, or its last lines."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("ERROR:")]
+    errors = [line for line in lines if line.startswith("ERROR:") and not line.startswith(_NOISE)]
     return " / ".join((errors or lines)[-4:])[-1500:]
