@@ -202,13 +202,26 @@ def test_a_listed_sdist_no_cap_mends_is_left_out_and_the_rest_resolves(tmp_path:
         "1.0",
         {"setup.py": "raise RuntimeError('pg_config executable not found')\n"},
     )
+    # what static analysis cannot see: its verdict "builds" gives way to what pip met
+    make_sdist(
+        links,
+        "needsenv",
+        "1.0",
+        {
+            "setup.py": "import os\nHOME = os.environ['SAPPER_NO_SUCH_VARIABLE']\n"
+            "from setuptools import setup\nsetup(name='needsenv', version='1.0')\n"
+        },
+    )
     req = tmp_path / "requirements.txt"
-    req.write_text("needspg==1.0\ntop\n")
+    req.write_text("needspg==1.0\nneedsenv==1.0\ntop\n")
 
     report = audit(req, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
 
     by_name = {p.name: p for p in report.packages}
-    assert sorted(by_name) == ["bomb", "needspg", "top"]
+    assert sorted(by_name) == ["bomb", "needsenv", "needspg", "top"]
+    env = by_name["needsenv"].verdict
+    assert env is not None and env.outcome == "fails" and env.newest_good is None
+    assert env.reason.startswith("pip could not prepare its metadata here with setuptools")
     assert report.closure is not None and report.closure.report is not None
     assert by_name["needspg"].origin == f"{req}:1"
     assert by_name["needspg"].verdict is not None

@@ -186,6 +186,8 @@ def audit(
                     by_pip=closed is not None and closed.report is not None,
                 )
             )
+            if closed is not None and closed.unprepared:
+                packages[-1] = _unprepared(packages[-1], closed.unprepared)
     return AuditReport(
         input=", ".join(str(p) for p in paths),
         format="+".join(dict.fromkeys(formats)),
@@ -294,6 +296,35 @@ def _closure(
         )
         inputs = _with_failed(inputs, resolved, path.name)
     return inputs, resolved
+
+
+def _unprepared(p: PackageAudit, unprepared: Sequence[tuple[str, str, str]]) -> PackageAudit:
+    """``p`` with the verdict real pip gave when it could not prepare its metadata here
+    (with today's setuptools, and no cap mends it): that outweighs a static "builds"."""
+    import dataclasses
+
+    from packaging.utils import canonicalize_name
+
+    v = p.verdict
+    if v is None or v.outcome == "fails" or p.source != "sdist":
+        return p
+    key = (canonicalize_name(p.name), p.version)
+    error = next((e for n, ver, e in unprepared if (canonicalize_name(n), ver) == key), None)
+    if error is None:
+        return p
+    verdict = dataclasses.replace(
+        v,
+        outcome="fails",
+        newest_good=None,
+        good=(),
+        constraint=None,
+        reason=(
+            f"pip could not prepare its metadata here with setuptools {v.today} ({error}); "
+            "sapper knows no setuptools release that mends it (a missing system library or "
+            "tool, code for another Python)"
+        ),
+    )
+    return dataclasses.replace(p, verdict=verdict)
 
 
 def _audit_entry(

@@ -75,6 +75,9 @@ class Staged:
     notes: list[str] = field(default_factory=list)
     #: the lines commented out
     dropped: list[str] = field(default_factory=list)
+    #: (name, version, pip's error) of the listed sdists whose metadata pip could not
+    #: prepare, for a reason no setuptools cap mends
+    unprepared: list[tuple[str, str, str]] = field(default_factory=list)
     #: requirements files written, local projects copied
     files: set[Path] = field(default_factory=set)
     projects: set[Path] = field(default_factory=set)

@@ -54,6 +54,9 @@ class Closure:
     #: fetch), and why.
     notes: tuple[str, ...] = ()
     dropped: tuple[str, ...] = ()
+    #: (name, version, pip's error) of the listed sdists whose metadata pip could not
+    #: prepare with the setuptools of today or under a cap (left out of the resolution).
+    unprepared: tuple[tuple[str, str, str], ...] = ()
 
 
 def resolve_closure(
@@ -211,6 +214,7 @@ def resolve_closure(
                     rounds=tuple(rounds),
                     notes=tuple(stage_made.notes),
                     dropped=tuple(stage_made.dropped),
+                    unprepared=tuple(stage_made.unprepared),
                 )
             if run.timed_out:
                 return _closure_error(
@@ -220,6 +224,7 @@ def resolve_closure(
                     rounds,
                     notes=tuple(stage_made.notes),
                     dropped=tuple(stage_made.dropped),
+                    unprepared=tuple(stage_made.unprepared),
                 )
             dropped = drop_vcs_lines(stage_made, run.output)
             if dropped:
@@ -247,6 +252,7 @@ def resolve_closure(
                     rounds,
                     notes=tuple(stage_made.notes),
                     dropped=tuple(stage_made.dropped),
+                    unprepared=tuple(stage_made.unprepared),
                 )
             name, version = failed
             key = (canonicalize_name(name), version)
@@ -254,6 +260,7 @@ def resolve_closure(
             if found is None and drop_named_lines(stage_made, name):
                 # a listed line pip cannot prepare (pg_config missing, Python 2 only):
                 # left out, so that the rest of the tree still resolves
+                stage_made.unprepared.append((name, version, _pip_error(run.output)))
                 stage_made.notes.append(
                     f"the metadata of {name} {version} cannot be prepared here"
                     + (f" even under {constraints[key]}" if key in constraints else "")
@@ -270,6 +277,7 @@ def resolve_closure(
                     failed,
                     notes=tuple(stage_made.notes),
                     dropped=tuple(stage_made.dropped),
+                    unprepared=tuple(stage_made.unprepared),
                 )
             if found is None:
                 why = (
@@ -284,6 +292,7 @@ def resolve_closure(
                     failed,
                     notes=tuple(stage_made.notes),
                     dropped=tuple(stage_made.dropped),
+                    unprepared=tuple(stage_made.unprepared),
                 )
             constraints[key] = found
             rounds.append(
@@ -297,6 +306,7 @@ def resolve_closure(
             rounds,
             notes=tuple(stage_made.notes),
             dropped=tuple(stage_made.dropped),
+            unprepared=tuple(stage_made.unprepared),
         )
 
 
@@ -309,6 +319,7 @@ def _closure_error(
     *,
     notes: tuple[str, ...] = (),
     dropped: tuple[str, ...] = (),
+    unprepared: tuple[tuple[str, str, str], ...] = (),
 ) -> Closure:
     return Closure(
         report=None,
@@ -319,6 +330,7 @@ def _closure_error(
         failed=failed,
         notes=notes,
         dropped=dropped,
+        unprepared=unprepared,
     )
 
 

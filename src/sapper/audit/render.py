@@ -137,7 +137,7 @@ def render_table(report: AuditReport, plan: ConstraintPlan, style: Style) -> str
         )
     if plan.unbuildable:
         lines.append(
-            "No setuptools release builds: "
+            "No setuptools release known to build: "
             + ", ".join(plan.unbuildable)
             + " (within their build-system.requires)."
         )
