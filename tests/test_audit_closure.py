@@ -253,3 +253,30 @@ def test_a_listed_requirement_no_index_has_is_left_out(tmp_path: Path) -> None:
         "pip found no distribution for `nosuchproject==2.3.2`; the rest was resolved without it"
         in report.notes
     )
+
+
+@pytest.mark.parametrize("given", [".", "pyproject.toml"])
+def test_a_project_is_audited_for_its_dependencies(tmp_path: Path, given: str) -> None:
+    """`sapper audit .` (or its pyproject.toml): the project's dependencies as `pip install
+    .` resolves them, the sdist among them judged; the project itself skipped."""
+    require_sandbox()
+    links = tree_index(tmp_path / "links")
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        "[build-system]\nrequires = ['setuptools>=61']\nbuild-backend = 'setuptools.build_meta'\n"
+        "[project]\nname = 'mine'\nversion = '0.1'\ndependencies = ['top']\n"
+    )
+
+    report = audit(project / given, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
+
+    by_name = {p.name: p for p in report.packages}
+    assert sorted(by_name) == ["bomb", "mine", "top"]
+    assert by_name["mine"].source == "skipped"
+    assert by_name["bomb"].verdict is not None and by_name["bomb"].verdict.outcome == "fails"
+    assert report.format == "project"
+    assert report.input == str(project / given)
+    assert report.notes[0].endswith(
+        "a project; its dependencies are audited, as `pip install .` resolves them "
+        "(the project itself is built from its tree)"
+    )

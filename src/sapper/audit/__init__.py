@@ -10,6 +10,7 @@ The library never prints; ``on_package`` reports progress.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -114,7 +115,9 @@ def audit(
     build_constraints: Sequence[str] = (),
 ) -> AuditReport:
     """Audit the requirements files, lock files or pip reports at ``path`` (one or several;
-    :func:`sapper.audit.inputs.read_inputs` says how several are combined).
+    :func:`sapper.audit.inputs.read_inputs` says how several are combined), or the
+    dependencies of a project (a directory with a pyproject.toml, setup.py or setup.cfg, or
+    one of those files), resolved as a requirements file naming it.
     ``constraints`` are constraints files for the requirements files, as pip's ``-c``.
 
     With ``closure`` (the default), a requirements file is resolved by pip's own resolver
@@ -130,7 +133,83 @@ def audit(
     of distributions; ``only_binary``/``no_binary`` apply after the
     input's own options, as pip applies command-line options after the file's.
     """
-    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    import dataclasses
+
+    given = [path] if isinstance(path, (str, Path)) else list(path)
+    with contextlib.ExitStack() as stack:
+        paths = [_project_requirements(p, stack) or p for p in given]
+        report = _audit(
+            paths,
+            constraints=constraints,
+            python=python,
+            platforms=platforms,
+            index_url=index_url,
+            no_index=no_index,
+            find_links=find_links,
+            only_binary=only_binary,
+            no_binary=no_binary,
+            enforce_deprecations=enforce_deprecations,
+            cache_dir=cache_dir,
+            on_package=on_package,
+            closure=closure,
+            sandbox=sandbox,
+            build_constraints=build_constraints,
+        )
+    if paths == given:
+        return report
+    projects = [str(p) for p, q in zip(given, paths, strict=True) if p != q]
+    return dataclasses.replace(
+        report,
+        input=", ".join(str(p) for p in given),
+        format="project" if len(given) == 1 else report.format,
+        notes=(
+            f"{', '.join(projects)}: a project; its dependencies are audited, as "
+            "`pip install .` resolves them (the project itself is built from its tree)",
+            *report.notes,
+        ),
+    )
+
+
+#: The files that make a directory a project ``sapper audit`` can take.
+_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def _project_requirements(path: str | Path, stack: contextlib.ExitStack) -> Path | None:
+    """For a project (a directory with a pyproject.toml, setup.py or setup.cfg, or one of
+    those files), a requirements file that names it, alive as long as ``stack``; else None."""
+    import tempfile
+
+    given = Path(path)
+    if given.is_dir() and any((given / f).is_file() for f in _PROJECT_FILES):
+        project = given.resolve()
+    elif given.name in _PROJECT_FILES and given.is_file():
+        project = given.resolve().parent
+    else:
+        return None
+    tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="sapper-project-")))
+    file = tmp / project.name
+    file.write_text(f"{project}\n", encoding="utf-8")
+    return file
+
+
+def _audit(
+    paths: Sequence[str | Path],
+    *,
+    constraints: Sequence[str | Path],
+    python: str | None,
+    platforms: Sequence[str],
+    index_url: str | None,
+    no_index: bool,
+    find_links: Sequence[str],
+    only_binary: Sequence[str],
+    no_binary: Sequence[str],
+    enforce_deprecations: bool,
+    cache_dir: Path | None,
+    on_package: Callable[[int, int, str], None] | None,
+    closure: bool,
+    sandbox: bool,
+    build_constraints: Sequence[str],
+) -> AuditReport:
     input_sets = read_inputs(paths, constraints=constraints)
     target = target_environment(python, platforms)
     packages: list[PackageAudit] = []
@@ -306,8 +385,8 @@ def _unprepared(p: PackageAudit, unprepared: Sequence[tuple[str, str, str]]) -> 
     from packaging.utils import canonicalize_name
 
     v = p.verdict
-    if v is None or v.outcome == "fails" or p.source != "sdist":
-        return p
+    if v is None or v.outcome == "fails" or v.today is None or p.source != "sdist":
+        return p  # other backends stay unknown: sapper models setuptools
     key = (canonicalize_name(p.name), p.version)
     error = next((e for n, ver, e in unprepared if (canonicalize_name(n), ver) == key), None)
     if error is None:

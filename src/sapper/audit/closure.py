@@ -257,7 +257,8 @@ def resolve_closure(
             name, version = failed
             key = (canonicalize_name(name), version)
             found = None if key in constraints else constraint_for(name, version)
-            if found is None and drop_named_lines(stage_made, name):
+            own = not _BUILD_DEPS_FAILED.search(run.output)  # the sdist's own hook failed
+            if found is None and own and drop_named_lines(stage_made, name):
                 # a listed line pip cannot prepare (pg_config missing, Python 2 only):
                 # left out, so that the rest of the tree still resolves
                 stage_made.unprepared.append((name, version, _pip_error(run.output)))
@@ -356,6 +357,11 @@ def failing_sdist(output: str) -> tuple[str, str] | None:
     return match.group("name"), match.group("version")
 
 
+#: pip could not install an sdist's build requirements (an index without setuptools, a pin
+#: no index has): the environment's failure, not the sdist's
+_BUILD_DEPS_FAILED = re.compile(
+    r"(?i)installing build dependencies did not run successfully|when installing build dependencies"
+)
 _NOT_FOUND = re.compile(
     r"No matching distribution found for (?P<req>(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\S*)"
 )

@@ -60,7 +60,8 @@ def add_audit_target_options(parser: argparse.ArgumentParser, *, target: bool = 
         action=_AddInputs,
         help="requirements file, pylock.toml, uv.lock, poetry.lock or pip --report JSON, "
         "told apart by their content (several: each is audited, requirements files "
-        "together as pip reads several -r)",
+        "together as pip reads several -r); or a project (a directory with a "
+        "pyproject.toml or setup.py, or that file): its dependencies",
     )
     parser.add_argument(
         "-r",
