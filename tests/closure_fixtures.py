@@ -64,3 +64,15 @@ def wheel_wheel() -> Path:
     """The ``wheel`` wheel that pip before 24 installs into a legacy build environment,
     downloaded from PyPI once into the test cache."""
     return cached_wheel("wheel==0.45.1", "wheel-0.45.1-*.whl")
+
+
+def local_project(directory: Path) -> Path:
+    """A local project ``mine`` 0.1 (pyproject.toml, setuptools>=61) that depends on
+    ``top`` of :func:`tree_index`: its tree, for `-e .` and `sapper audit .`."""
+    directory.mkdir(parents=True)
+    (directory / "pyproject.toml").write_text(
+        "[build-system]\nrequires = ['setuptools>=61']\nbuild-backend = 'setuptools.build_meta'\n"
+        "[project]\nname = 'mine'\nversion = '0.1'\ndependencies = ['top']\n"
+    )
+    (directory / "mine.py").write_text("X = 1\n")
+    return directory

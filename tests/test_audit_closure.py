@@ -16,7 +16,7 @@ from sapper.audit import audit, report_json
 from sapper.audit.closure import failing_sdist
 from tests.audit_fixtures import clean_env, make_sdist
 from tests.canary_support import BUILD_CACHE, require_sandbox
-from tests.closure_fixtures import tree_index, wheel, wheel_wheel
+from tests.closure_fixtures import local_project, tree_index, wheel, wheel_wheel
 
 DATA = Path(__file__).parent / "data" / "closure"
 
@@ -261,12 +261,7 @@ def test_a_project_is_audited_for_its_dependencies(tmp_path: Path, given: str) -
     .` resolves them, the sdist among them judged; the project itself skipped."""
     require_sandbox()
     links = tree_index(tmp_path / "links")
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / "pyproject.toml").write_text(
-        "[build-system]\nrequires = ['setuptools>=61']\nbuild-backend = 'setuptools.build_meta'\n"
-        "[project]\nname = 'mine'\nversion = '0.1'\ndependencies = ['top']\n"
-    )
+    project = local_project(tmp_path / "proj")
 
     report = audit(project / given, no_index=True, find_links=[str(links)], cache_dir=BUILD_CACHE)
 

@@ -21,7 +21,7 @@ from sapper.audit.wheelhouse import (
 from sapper.pypi import Index
 from tests.audit_fixtures import clean_env, make_sdist
 from tests.canary_support import BUILD_CACHE, builder, require_sandbox
-from tests.closure_fixtures import tree_index
+from tests.closure_fixtures import local_project, tree_index
 
 pytestmark = pytest.mark.network  # build requirements and the resolver's pip: PyPI once
 
@@ -156,13 +156,7 @@ def test_a_local_project_installs_offline_with_its_backend_in_the_directory(
     build requirements are put in the directory too; without them pip finds no setuptools."""
     require_sandbox()
     links = tree_index(tmp_path / "links")
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / "pyproject.toml").write_text(
-        "[build-system]\nrequires = ['setuptools>=61']\nbuild-backend = 'setuptools.build_meta'\n"
-        "[project]\nname = 'mine'\nversion = '0.1'\ndependencies = ['top']\n"
-    )
-    (project / "mine.py").write_text("X = 1\n")
+    project = local_project(tmp_path / "proj")
     req = project / "requirements.txt"
     req.write_text("-e .\n")
     monkeypatch.chdir(project)

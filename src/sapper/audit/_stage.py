@@ -18,9 +18,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from ..inputs._directory import _SKIPPED_DIRS
 
 __all__ = ["MAX_LOCAL_BYTES", "Staged", "stage_directory", "stage_requirements"]
 
@@ -43,25 +46,14 @@ _DIRECT = re.compile(
 _BARE = re.compile(r"^(?P<lead>\s*)(?P<ref>[^\s;#-]\S*)(?P<rest>.*)$")
 _VCS_SCHEME = re.compile(r"^(?:git|hg|svn|bzr)\+")
 _EXTRAS = re.compile(r"^(?P<path>.*?)(?P<extras>\[[^\]]*\])?$")
-#: What a copy of a local project leaves out: version control (bound read-only instead),
-#: virtual environments, caches.
-_SKIP = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".tox",
-        ".nox",
-        ".venv",
-        "venv",
-        "node_modules",
-        "__pycache__",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".eggs",
-    }
-)
+#: What a copy of a local project leaves out: what reading a tree skips (version control,
+#: bound read-only instead; virtual environments) but its build outputs, and caches.
+_SKIP = (_SKIPPED_DIRS - {"build", "dist"}) | {
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".eggs",
+}
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
@@ -241,16 +233,7 @@ def drop_vcs_lines(staged: Staged, output: str) -> list[str]:
     fetch, or there are none)."""
     if _VCS_FAILED.search(output) is None:
         return []
-    dropped = []
-    for file in sorted(staged.files):
-        lines = file.read_text(encoding="utf-8").splitlines()
-        vcs = [i for i, line in enumerate(lines) if _VCS_LINE.match(line)]
-        for i in vcs:
-            dropped.append(_comment_out(lines, i))
-        if vcs:
-            file.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    staged.dropped += dropped
-    return dropped
+    return _drop_lines(staged, lambda line: _VCS_LINE.match(line) is not None)
 
 
 _NAMED = re.compile(
@@ -265,16 +248,22 @@ def drop_named_lines(staged: Staged, name: str) -> list[str]:
     from packaging.utils import canonicalize_name
 
     key = canonicalize_name(name)
+
+    def names_it(line: str) -> bool:
+        m = _NAMED.match(line)
+        return m is not None and canonicalize_name(m.group("name")) == key
+
+    return _drop_lines(staged, names_it)
+
+
+def _drop_lines(staged: Staged, hit: Callable[[str], bool]) -> list[str]:
+    """Comment out the requirements of the staged files whose first line ``hit`` accepts
+    (with their continuation lines); the requirements dropped."""
     dropped = []
     for file in sorted(staged.files):
         lines = file.read_text(encoding="utf-8").splitlines()
-        hits = [
-            i
-            for i, line in enumerate(lines)
-            if (m := _NAMED.match(line)) and canonicalize_name(m.group("name")) == key
-        ]
-        for i in hits:
-            dropped.append(_comment_out(lines, i))
+        hits = [i for i, line in enumerate(lines) if hit(line)]
+        dropped += [_comment_out(lines, i) for i in hits]
         if hits:
             file.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     staged.dropped += dropped

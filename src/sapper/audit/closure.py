@@ -164,6 +164,25 @@ def resolve_closure(
         if cert and Path(cert).is_file():
             environ["PIP_CERT"] = cert
             readonly.append(Path(cert).resolve().parent)
+
+        def closed(
+            *,
+            report: dict[str, object] | None = None,
+            error: str = "",
+            failed: tuple[str, str] | None = None,
+        ) -> Closure:
+            return Closure(
+                report=report,
+                build_constraints=tuple(constraints.values()),
+                pip=pip,
+                rounds=tuple(rounds),
+                error=error,
+                failed=failed,
+                notes=tuple(stage_made.notes),
+                dropped=tuple(stage_made.dropped),
+                unprepared=tuple(stage_made.unprepared),
+            )
+
         for _ in range(max_rounds):
             report = work / "report.json"
             report.unlink(missing_ok=True)
@@ -201,31 +220,14 @@ def resolve_closure(
                 network=True,
                 output_limit=256 * 1024,
             )
-            done = tuple(constraints.values())
             if run.returncode == 0 and report.is_file():
                 # the URLs of staged files name their copies: give back the originals
                 text = report.read_text(encoding="utf-8")
                 text = text.replace(json.dumps(stage.as_uri() + "/")[1:-1], "file:///")
                 data = json.loads(text)
-                return Closure(
-                    report=data,
-                    build_constraints=done,
-                    pip=pip,
-                    rounds=tuple(rounds),
-                    notes=tuple(stage_made.notes),
-                    dropped=tuple(stage_made.dropped),
-                    unprepared=tuple(stage_made.unprepared),
-                )
+                return closed(report=data)
             if run.timed_out:
-                return _closure_error(
-                    f"pip did not finish in {timeout:.0f} s",
-                    done,
-                    pip,
-                    rounds,
-                    notes=tuple(stage_made.notes),
-                    dropped=tuple(stage_made.dropped),
-                    unprepared=tuple(stage_made.unprepared),
-                )
+                return closed(error=f"pip did not finish in {timeout:.0f} s")
             dropped = drop_vcs_lines(stage_made, run.output)
             if dropped:
                 stage_made.notes.append(
@@ -245,15 +247,7 @@ def resolve_closure(
                 )
                 continue
             if failed is None:
-                return _closure_error(
-                    _pip_error(run.output),
-                    done,
-                    pip,
-                    rounds,
-                    notes=tuple(stage_made.notes),
-                    dropped=tuple(stage_made.dropped),
-                    unprepared=tuple(stage_made.unprepared),
-                )
+                return closed(error=_pip_error(run.output))
             name, version = failed
             key = (canonicalize_name(name), version)
             found = None if key in constraints else constraint_for(name, version)
@@ -270,69 +264,19 @@ def resolve_closure(
                 continue
             if key in constraints:
                 why = f"the metadata of {name} {version} fails even under {constraints[key]}"
-                return _closure_error(
-                    why + f": {_pip_error(run.output)}",
-                    done,
-                    pip,
-                    rounds,
-                    failed,
-                    notes=tuple(stage_made.notes),
-                    dropped=tuple(stage_made.dropped),
-                    unprepared=tuple(stage_made.unprepared),
-                )
+                return closed(error=f"{why}: {_pip_error(run.output)}", failed=failed)
             if found is None:
                 why = (
                     f"the metadata of {name} {version} cannot be prepared with today's "
                     "setuptools, and sapper's static verdict has no setuptools cap for it"
                 )
-                return _closure_error(
-                    why + f": {_pip_error(run.output)}",
-                    done,
-                    pip,
-                    rounds,
-                    failed,
-                    notes=tuple(stage_made.notes),
-                    dropped=tuple(stage_made.dropped),
-                    unprepared=tuple(stage_made.unprepared),
-                )
+                return closed(error=f"{why}: {_pip_error(run.output)}", failed=failed)
             constraints[key] = found
             rounds.append(
                 f"{name} {version}: its metadata fails with today's setuptools; "
                 f"resolved again under {found}"
             )
-        return _closure_error(
-            f"still failing after {max_rounds} rounds",
-            tuple(constraints.values()),
-            pip,
-            rounds,
-            notes=tuple(stage_made.notes),
-            dropped=tuple(stage_made.dropped),
-            unprepared=tuple(stage_made.unprepared),
-        )
-
-
-def _closure_error(
-    error: str,
-    done: tuple[str, ...],
-    pip: str,
-    rounds: list[str],
-    failed: tuple[str, str] | None = None,
-    *,
-    notes: tuple[str, ...] = (),
-    dropped: tuple[str, ...] = (),
-    unprepared: tuple[tuple[str, str, str], ...] = (),
-) -> Closure:
-    return Closure(
-        report=None,
-        build_constraints=done,
-        pip=pip,
-        rounds=tuple(rounds),
-        error=error,
-        failed=failed,
-        notes=notes,
-        dropped=dropped,
-        unprepared=unprepared,
-    )
+        return closed(error=f"still failing after {max_rounds} rounds")
 
 
 def _pip_version(env_dir: Path) -> str:
