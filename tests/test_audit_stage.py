@@ -75,27 +75,62 @@ def test_a_path_is_read_against_the_current_directory_as_pip_does(
     assert _staged_lines(copy / "requirements" / "base.txt") == [f"-e {copy / 'sub'}"]
 
 
-def test_a_copy_leaves_out_environments_and_binds_the_repository(
+def test_a_copy_leaves_out_environments_and_caches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = _project(tmp_path / "proj")
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
     for junk in (".venv/lib/big.py", "node_modules/x/index.js", "pkg/__pycache__/m.pyc"):
         (root / junk).parent.mkdir(parents=True, exist_ok=True)
         (root / junk).write_text("x")
     (root / "pkg" / "__init__.py").write_text("")
+    (root / "build" / "lib").mkdir(parents=True)  # a package may be named `build`
+    (root / "requirements.txt").write_text("-e .\n")
+    monkeypatch.chdir(root)
+    stage = tmp_path / "stage"
+    stage_requirements(root / "requirements.txt", stage)
+    copy = stage / root.relative_to(root.anchor)
+    assert (copy / "pkg" / "__init__.py").is_file()
+    assert (copy / "build" / "lib").is_dir()
+    assert not (copy / ".venv").exists()
+    assert not (copy / "node_modules").exists()
+    assert not (copy / "pkg" / "__pycache__").exists()
+
+
+@pytest.mark.parametrize(
+    ("build_file", "repository", "bound"),
+    [
+        # setuptools-scm reads the version from the repository: bound read-only, not copied
+        ("pyproject.toml", ".", True),
+        # a monorepo: the repository sits above the project
+        ("pyproject.toml", "..", True),
+        # a project whose build reads no repository: not shown to the sandbox's hooks
+        ("setup.py", ".", False),
+    ],
+)
+def test_the_repository_is_bound_when_a_version_plugin_reads_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    build_file: str,
+    repository: str,
+    bound: bool,
+) -> None:
+    repo = tmp_path / "repo"
+    root = _project(repo / "proj")
+    if build_file == "pyproject.toml":
+        (root / "pyproject.toml").write_text(
+            "[build-system]\nrequires = ['setuptools>=64', 'setuptools-scm>=8']\n"
+        )
+    git_at = (root / repository).resolve()
+    subprocess.run(["git", "init", "-q", str(git_at)], check=True)
     (root / "requirements.txt").write_text("-e .\n")
     monkeypatch.chdir(root)
     stage = tmp_path / "stage"
     staged = stage_requirements(root / "requirements.txt", stage)
-    copy = stage / root.relative_to(root.anchor)
-    assert (copy / "pkg" / "__init__.py").is_file()
-    assert not (copy / ".venv").exists()
-    assert not (copy / "node_modules").exists()
-    assert not (copy / "pkg" / "__pycache__").exists()
-    # version plugins (setuptools-scm) read the repository: bound read-only, not copied
-    assert (copy / ".git").is_symlink() and (copy / ".git").resolve() == root / ".git"
-    assert staged.readonly == [root / ".git"]
+    link = stage / git_at.relative_to(git_at.anchor) / ".git"
+    assert staged.readonly == ([git_at / ".git"] if bound else [])
+    assert link.is_symlink() == bound
+    if bound:
+        assert link.resolve() == git_at / ".git"
 
 
 def test_a_missing_or_oversized_project_is_left_out_and_said(

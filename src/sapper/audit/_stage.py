@@ -200,12 +200,52 @@ def _copy_project(source: Path, target: Path, staged: Staged) -> str:
                     f"{MAX_LOCAL_FILES} files"
                 )
             shutil.copyfile(item, dest)
-    git = source / ".git"
-    if git.is_dir():
-        # setuptools-scm and versioneer read the version from the repository
-        (target / ".git").symlink_to(git)
-        staged.readonly.append(git)
+    if _reads_repository(source):
+        _bind_repository(source, target, staged)
     return ""
+
+
+#: What a project that takes its version from the repository names in its build files.
+_VERSION_FROM_VCS = re.compile(r"(?i)scm|versioneer|vcs|\bpbr\b|dunamai|dynamic.versioning|git")
+
+
+def _reads_repository(source: Path) -> bool:
+    """Whether the project's build files name a tool that reads the repository (so that
+    the repository is shown to the sandbox only when a version depends on it: every hook
+    pip runs there could read it)."""
+    for name in ("pyproject.toml", "setup.cfg", "setup.py"):
+        try:
+            text = (source / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _VERSION_FROM_VCS.search(text):
+            return True
+    return False
+
+
+def _bind_repository(source: Path, target: Path, staged: Staged) -> None:
+    """setuptools-scm and versioneer read the version from the repository, which may sit
+    above the project (a monorepo): its ``.git`` (a directory, or a worktree's file) is
+    made visible at the copy's matching ancestor, bound read-only, never copied."""
+    for depth, up in enumerate((source, *source.parents)):
+        git = up / ".git"
+        if not (git.is_dir() or git.is_file()):
+            continue
+        there = (target, *target.parents)[depth] / ".git"
+        if there.exists() or there.is_symlink():
+            return
+        if git.is_dir():
+            there.symlink_to(git)
+            staged.readonly.append(git)
+            return
+        # a worktree: `gitdir: <main>/.git/worktrees/<name>`, which git reads with <main>/.git
+        text = git.read_text(encoding="utf-8", errors="replace").strip()
+        gitdir = Path(text.removeprefix("gitdir:").strip())
+        main = gitdir.parent.parent if gitdir.parent.name == "worktrees" else gitdir
+        if text.startswith("gitdir:") and gitdir.is_absolute() and main.is_dir():
+            there.write_text(text + "\n", encoding="utf-8")
+            staged.readonly.append(main)
+        return
 
 
 def stage_directory(path: Path, stage: Path) -> Path:
