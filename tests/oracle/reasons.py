@@ -89,6 +89,8 @@ OTHER: dict[str, tuple[Reason, ...]] = {
         Reason(("RuntimeError", "SystemExit"), r"."),
         # a file setup.py reads that the sdist does not ship
         Reason(("FileNotFoundError",), r"No such file or directory"),
+        # a module the isolated build environment lacks
+        Reason(("ModuleNotFoundError",), r"^No module named '\w+'"),
     ),
     # -- pyproject.toml ----------------------------------------------------------------
     "PP001": (

@@ -147,3 +147,63 @@ def test_missing_file_matches_setuptools(
         else:
             assert sp901 == []
     assert not mismatches, "\n".join(mismatches)
+
+
+#: (id, setup.py after HEAD, other files besides PKG-INFO, whether the real build fails)
+MODULES: list[tuple[str, str, dict[str, str], bool]] = [
+    # weaviate-client 3.2.1's shape: setup.py imports its package for the version, whose
+    # modules import a dependency that only build-system.requires could bring
+    (
+        "package-imports-a-dependency",
+        "from probepkg import version\n" + SETUP,
+        {
+            "probepkg/__init__.py": "from .core import x\nversion = '1.0'\n",
+            "probepkg/core.py": "import probe_absent_dependency\nx = 1\n",
+        },
+        True,
+    ),
+    ("setup-imports-a-dependency", "import probe_absent_dependency\n" + SETUP, {}, True),
+    (
+        "control-guarded",
+        "try:\n    import probe_absent_dependency\nexcept ImportError:\n    pass\n" + SETUP,
+        {},
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "body", "files", "fails"), MODULES, ids=[c[0] for c in MODULES])
+def test_missing_module_matches_setuptools(
+    tmp_path: Path, name: str, body: str, files: dict[str, str], fails: bool
+) -> None:
+    """An isolated build holds setuptools alone: an import (in setup.py, or in a project
+    module it imports) of anything else raises ModuleNotFoundError with old and new
+    releases; a guarded one builds."""
+    versions = ("58.0.4", "84.2.1")
+    require_runnable(versions)
+    (tmp_path / "setup.py").write_text(HEAD + body)
+    (tmp_path / "PKG-INFO").write_text(PKG_INFO)
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    mismatches = []
+    for version in versions:
+        real = run_hooks(version, tmp_path)
+        if fails:
+            assert real.exc_name == "ModuleNotFoundError", real.describe()
+            assert "probe_absent_dependency" in real.message, real.message
+        else:
+            assert real.outcome == "builds", real.describe()
+        result = check_target(str(tmp_path), Options(setuptools=version))
+        assert result.verdict is not None
+        because = result.verdict.because
+        problem = reason_mismatch(
+            real, result.verdict.outcome, reasons_for(because), because=because, label=version
+        )
+        if problem:
+            mismatches.append(problem)
+        sp901 = [f for f in result.findings if f.code == "SP901"]
+        assert len(sp901) == fails
+        if fails:
+            assert "imports `probe_absent_dependency`" in sp901[0].message
+    assert not mismatches, "\n".join(mismatches)

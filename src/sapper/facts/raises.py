@@ -44,6 +44,29 @@ __all__ = ["WHEEL_BUILD_COMMANDS", "SureFailure", "sure_failure", "surely_run"]
 WHEEL_BUILD_COMMANDS: Final = frozenset({"egg_info", "dist_info", "bdist_wheel"})
 _EXITS: Final = frozenset({"sys.exit", "exit", "quit", "os._exit"})
 _MAX_DEPTH: Final = 3
+#: What setuptools 71.0.0 on (and pkg_resources before 82) vendor and put on ``sys.path``
+#: once imported, as the backend has: importable in a build with those releases only, so
+#: an import of them is never judged to fail with every setuptools.
+_VENDORED: Final = frozenset(
+    {
+        "autocommand",
+        "backports",
+        "importlib_metadata",
+        "importlib_resources",
+        "inflect",
+        "jaraco",
+        "more_itertools",
+        "ordered_set",
+        "packaging",
+        "platformdirs",
+        "pyparsing",
+        "tomli",
+        "typeguard",
+        "typing_extensions",
+        "wheel",
+        "zipp",
+    }
+)
 _MAX_MESSAGE: Final = 400
 
 
@@ -63,6 +86,8 @@ class SureFailure(NamedTuple):
     via_module: str | None
     #: The file it opens for reading that the sdist does not ship (None: a raise).
     missing: str | None = None
+    #: The top-level module it imports that the isolated build environment lacks.
+    module: str | None = None
 
 
 class _Stop(Exception):
@@ -257,9 +282,12 @@ def _exit_status(call: ast.Call) -> bool | None:
 
 
 class _Search:
-    def __init__(self, setup_py: SetupPyFacts, follow_imports: bool) -> None:
+    def __init__(self, setup_py: SetupPyFacts, follow_imports: bool, judge_imports: bool) -> None:
         self.setup_py = setup_py
         self.follow_imports = follow_imports
+        #: Imports of modules the isolated build lacks are judged (not when setup.py puts
+        #: other directories on sys.path, or a module may create files first).
+        self.judge_imports = judge_imports
         self.run = _Walker(setup_py.target, setup_py.files)
         self.seen: set[str] = set()
         #: The module whose body is being walked (names bound there are looked up).
@@ -324,8 +352,8 @@ class _Search:
                 return self._raise(stmt, path, env, here)
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 continue  # its calls are followed above
-            if isinstance(stmt, ast.Import | ast.ImportFrom) and depth == 0:
-                found = self._import(stmt, depth)
+            if isinstance(stmt, ast.Import | ast.ImportFrom):
+                found = self._import(stmt, path, here, depth)
                 if found:
                     return found
                 continue
@@ -403,37 +431,85 @@ class _Search:
         message = f"[Errno 2] No such file or directory: {target!r}"
         return SureFailure(path, call.lineno, "FileNotFoundError", message, *here, target)
 
-    def _import(self, stmt: ast.Import | ast.ImportFrom, depth: int) -> SureFailure | None:
-        if not self.follow_imports:
-            return None
+    def _import(
+        self,
+        stmt: ast.Import | ast.ImportFrom,
+        path: str,
+        here: tuple[int, int, str | None],
+        depth: int,
+    ) -> SureFailure | None:
+        """An import of a module the isolated build environment lacks, in setup.py or in a
+        project module it imports (ModuleNotFoundError on every build); else the first sure
+        failure of the project modules it runs."""
         if isinstance(stmt, ast.ImportFrom):
-            if stmt.level or not stmt.module:
-                return None
-            modules = [stmt.module]
+            modules = [stmt.module] if stmt.module else []
+            if stmt.level:
+                return self._relative(stmt, path, here, depth)
         else:
             modules = [alias.name for alias in stmt.names]
-        for module in modules:
-            for path in local_files(self.setup_py.files, module, ("",)):
-                if path in self.seen:
-                    continue
-                self.seen.add(path)
-                tree = self.setup_py.module(path)
-                if tree is None:
-                    continue
-                if self.judge_files and _creates_files(tree):
-                    self.judge_files = False  # it may write what setup.py reads next
-                env: dict[str, Slot] = {"__name__": Slot(module), "__file__": Slot(UNKNOWN)}
-                outer, self.module = self.module, tree
-                try:
-                    found = self.body(
-                        tree.body, path, env, {}, (stmt.lineno, stmt.col_offset + 1, module), 1
+        if self.judge_imports:
+            for module in modules:
+                top = module.split(".")[0]
+                if top not in _VENDORED and not self.setup_py.available(top):
+                    message = f"No module named '{top}'"
+                    return SureFailure(
+                        path, stmt.lineno, "ModuleNotFoundError", message, *here, module=top
                     )
-                except _Stop:
-                    found = None
-                finally:
-                    self.module = outer
-                if found:
-                    return found
+        if not self.follow_imports or depth >= _MAX_DEPTH:
+            return None
+        for module in modules:
+            via = here if depth else (stmt.lineno, stmt.col_offset + 1, module)
+            found = self._run_files(local_files(self.setup_py.files, module, ("",)), via, depth)
+            if found:
+                return found
+        return None
+
+    def _relative(
+        self,
+        stmt: ast.ImportFrom,
+        path: str,
+        here: tuple[int, int, str | None],
+        depth: int,
+    ) -> SureFailure | None:
+        """``from . import x`` / ``from .x import y`` in a package module: its files run."""
+        package = path.rpartition("/")[0]
+        files = self.setup_py.files
+        if stmt.level != 1 or not package or f"{package}/__init__.py" not in files:
+            return None
+        if not self.follow_imports or depth >= _MAX_DEPTH or not depth:
+            return None
+        names = [stmt.module] if stmt.module else [a.name for a in stmt.names]
+        run: list[str] = []
+        for name in names:
+            base = f"{package}/{name.replace('.', '/')}"
+            run += [c for c in (f"{base}/__init__.py", f"{base}.py") if c in files][:1]
+        return self._run_files(run, here, depth)
+
+    def _run_files(
+        self, paths: list[str], via: tuple[int, int, str | None], depth: int
+    ) -> SureFailure | None:
+        for path in paths:
+            if path in self.seen:
+                continue
+            self.seen.add(path)
+            tree = self.setup_py.module(path)
+            if tree is None:
+                continue
+            if _creates_files(tree):
+                # it may write what setup.py reads next (the modules it imports are judged
+                # still: a library that writes files does not write a module it imports)
+                self.judge_files = False
+            name = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+            env: dict[str, Slot] = {"__name__": Slot(name), "__file__": Slot(UNKNOWN)}
+            outer, self.module = self.module, tree
+            try:
+                found = self.body(tree.body, path, env, {}, via, depth + 1)
+            except _Stop:
+                found = None
+            finally:
+                self.module = outer
+            if found:
+                return found
         return None
 
     def _message(self, node: ast.expr, env: dict[str, Slot]) -> str | None:
@@ -452,17 +528,23 @@ class _Search:
 def sure_failure(setup_py: SetupPyFacts, pyproject: PyprojectFacts) -> SureFailure | None:
     """The ``raise`` or failing exit that every wheel build of the project runs, if any:
     in setup.py, in a function it calls at module level, or in the module body of a
-    project module it imports there (when setup.py's directory is on ``sys.path``)."""
+    project module it imports there (when setup.py's directory is on ``sys.path``); or an
+    import there of a module the isolated build environment lacks (in an sdist)."""
     from .pyproject import LEGACY_BACKEND
 
     tree = setup_py.tree
     if tree is None:
         return None
     follow = pyproject.build_system.backend == LEGACY_BACKEND or sys_path_modified(tree)
-    search = _Search(setup_py, follow)
+    # pip (25.3 on), uv and build run every build in an isolated environment: with a
+    # pyproject.toml that has no [build-system] table, PP009 says it of setup.py's imports
+    no_table = isinstance(pyproject.data, dict) and "build-system" not in pyproject.data
+    # judged in an sdist only, as files are: a checkout may lack a module its VCS ignores
+    judge = not (sys_path_modified(tree) or no_table) and "PKG-INFO" in setup_py.listing
+    search = _Search(setup_py, follow, judge)
     search.module = tree
-    if search.judge_files and _creates_files(tree):
-        search.judge_files = False
+    if _creates_files(tree):
+        search.judge_files = search.judge_imports = False
     env: dict[str, Slot] = {"__name__": Slot("__main__"), "__file__": Slot(UNKNOWN)}
     try:
         return search.body(tree.body, "setup.py", env, {}, None, 0)

@@ -29,7 +29,24 @@ def _check_raises(ctx: Context) -> Iterable[Finding]:
         "the sdist cannot be built: install the project as its error says (another "
         "index, a wheel), or build another release"
     )
-    if found.missing is not None:
+    if found.module is not None:
+        where = (
+            f"setup.py imports `{found.module}`"
+            if found.path == PATH
+            else f"setup.py imports `{found.via_module}`, and {found.path}:{found.line} "
+            f"imports `{found.module}`"
+        )
+        where += (
+            ", which the isolated build environment does not have (pip, uv and build install "
+            "only build-system.requires there: setuptools>=40.8.0 without a pyproject.toml), "
+            "so it raises ModuleNotFoundError"
+        )
+        said = ""
+        fix = (
+            f"list `{found.module}`'s distribution in build-system.requires (pyproject.toml), "
+            "or stop importing it from setup.py (read the version from a file instead)"
+        )
+    elif found.missing is not None:
         where = (
             f"setup.py reads `{found.missing}` ({found.path}:{found.line}), a file the sdist "
             "does not ship, so it raises FileNotFoundError"
@@ -97,6 +114,19 @@ a string, relative to the project root (the build's working directory), or joine
 reported either: a read under `try` or an undecided `if` (`os.path.exists(...)`), a
 directory, a path outside the root, a read in a project module below the root, and any
 module that may create files first (a write, a copy, a subprocess, `os.chdir`).
+
+An import that surely runs there of a module the isolated build environment lacks raises
+`ModuleNotFoundError`: pip (25.3 on, which dropped the non-isolated `setup.py bdist_wheel`
+path), uv and build install only `build-system.requires` (`setuptools>=40.8.0` without a
+pyproject.toml). The imports of setup.py are followed into the project's modules (with
+their `from . import x`, up to three modules deep): weaviate-client 3.2.1 imports its
+package for the version, whose modules import `requests`; junitparser 2.1.1's import
+`future`. A module counts as there when it is in the standard library, shipped at the
+root or under `src/`, what setuptools brings (`pkg_resources`, `distutils`, `wheel`, and
+what setuptools 71.0.0 on vendors onto `sys.path`, such as `packaging`), or named by
+`build-system.requires`; with any other build requirement, any module may come with it.
+Judged in sdists only, and not when setup.py changes `sys.path` or may write files; a
+pyproject.toml without `[build-system]` is PP009's.
 
 ## Why is this bad?
 Every PEP 517 build runs setup.py (`get_requires_for_build_wheel` first), so an exception
