@@ -112,7 +112,8 @@ UNKNOWNS = [
                  'build-backend = "flit_core.buildapi"\n'}, "unknown"),
     # what setup() gets comes from a module sapper cannot read: not "builds" on a guess
     ("opaque", {"setup.py": "from setuptools import setup\nfrom somewhere import kwargs\n"
-                "setup(**kwargs)\n"}, "unknown"),
+                "setup(**kwargs)\n",
+                "somewhere.py": "import json\nkwargs = json.loads('{}')\n"}, "unknown"),
     ("plain", {"setup.py": "from setuptools import setup\nsetup(name='plain', version='1.0')\n"},
      "builds"),
 ]  # fmt: skip
