@@ -110,28 +110,28 @@ MISSING: list[tuple[str, dict[str, str], bool]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "files", "fails"), MISSING, ids=[c[0] for c in MISSING])
-def test_missing_file_matches_setuptools(
-    tmp_path: Path, name: str, files: dict[str, str], fails: bool
+def _sdist_agrees(
+    root: Path, setup: str, files: dict[str, str], failure: tuple[str, str, str] | None
 ) -> None:
-    """delta-spark 4.4.1's shape: setup.py reads `version.sbt`, which the sdist does not
-    ship; the real build raises FileNotFoundError with old and new setuptools, and builds
-    once the file is there."""
+    """Build the sdist tree (setup.py, PKG-INFO, ``files``) with 58.0.4 and 84.2.1: each
+    real build raises ``failure``'s exception with its word in the message (or builds),
+    and sapper's verdict agrees, SP901's message naming the cause."""
     versions = ("58.0.4", "84.2.1")
     require_runnable(versions)
-    (tmp_path / "setup.py").write_text(DELTA)
-    (tmp_path / "PKG-INFO").write_text(PKG_INFO)
+    (root / "setup.py").write_text(setup)
+    (root / "PKG-INFO").write_text(PKG_INFO)
     for path, text in files.items():
-        (tmp_path / path).write_text(text)
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
     mismatches = []
     for version in versions:
-        real = run_hooks(version, tmp_path)
-        if fails:
-            assert real.exc_name == "FileNotFoundError", real.describe()
-            assert "version.sbt" in real.message, real.message
+        real = run_hooks(version, root)
+        if failure:
+            assert real.exc_name == failure[0], real.describe()
+            assert failure[1] in real.message, real.message
         else:
             assert real.outcome == "builds", real.describe()
-        result = check_target(str(tmp_path), Options(setuptools=version))
+        result = check_target(str(root), Options(setuptools=version))
         assert result.verdict is not None
         because = result.verdict.because
         problem = reason_mismatch(
@@ -140,13 +140,22 @@ def test_missing_file_matches_setuptools(
         if problem:
             mismatches.append(problem)
         sp901 = [f for f in result.findings if f.code == "SP901"]
-        if fails:
-            assert len(sp901) == 1
-            assert "FileNotFoundError" in sp901[0].message
-            assert "`version.sbt` (setup.py:4)" in sp901[0].message
-        else:
-            assert sp901 == []
+        assert len(sp901) == (failure is not None)
+        if failure:
+            assert failure[0] in sp901[0].message
+            assert failure[2] in sp901[0].message
     assert not mismatches, "\n".join(mismatches)
+
+
+@pytest.mark.parametrize(("name", "files", "fails"), MISSING, ids=[c[0] for c in MISSING])
+def test_missing_file_matches_setuptools(
+    tmp_path: Path, name: str, files: dict[str, str], fails: bool
+) -> None:
+    """delta-spark 4.4.1's shape: setup.py reads `version.sbt`, which the sdist does not
+    ship; the real build raises FileNotFoundError with old and new setuptools, and builds
+    once the file is there."""
+    failure = ("FileNotFoundError", "version.sbt", "`version.sbt` (setup.py:4)")
+    _sdist_agrees(tmp_path, DELTA, files, failure if fails else None)
 
 
 #: (id, setup.py after HEAD, other files besides PKG-INFO, whether the real build fails)
@@ -179,31 +188,5 @@ def test_missing_module_matches_setuptools(
     """An isolated build holds setuptools alone: an import (in setup.py, or in a project
     module it imports) of anything else raises ModuleNotFoundError with old and new
     releases; a guarded one builds."""
-    versions = ("58.0.4", "84.2.1")
-    require_runnable(versions)
-    (tmp_path / "setup.py").write_text(HEAD + body)
-    (tmp_path / "PKG-INFO").write_text(PKG_INFO)
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-    mismatches = []
-    for version in versions:
-        real = run_hooks(version, tmp_path)
-        if fails:
-            assert real.exc_name == "ModuleNotFoundError", real.describe()
-            assert "probe_absent_dependency" in real.message, real.message
-        else:
-            assert real.outcome == "builds", real.describe()
-        result = check_target(str(tmp_path), Options(setuptools=version))
-        assert result.verdict is not None
-        because = result.verdict.because
-        problem = reason_mismatch(
-            real, result.verdict.outcome, reasons_for(because), because=because, label=version
-        )
-        if problem:
-            mismatches.append(problem)
-        sp901 = [f for f in result.findings if f.code == "SP901"]
-        assert len(sp901) == fails
-        if fails:
-            assert "imports `probe_absent_dependency`" in sp901[0].message
-    assert not mismatches, "\n".join(mismatches)
+    failure = ("ModuleNotFoundError", "probe_absent_dependency", "`probe_absent_dependency`")
+    _sdist_agrees(tmp_path, HEAD + body, files, failure if fails else None)
