@@ -450,3 +450,46 @@ def test_a_key_no_rule_reads_set_on_undecided_paths_leaves_the_verdict() -> None
     verdict = check({"setup.py": source}).verdict
     assert verdict is not None
     assert verdict.outcome == "builds"
+
+
+PACKAGE_JSON = '{"name": "ext", "version": "1.0.0-SNAPSHOT", "author": {"name": "A"}}\n'
+
+
+@pytest.mark.parametrize(
+    ("setup", "line"),
+    [
+        # jupyter extensions and daff read their version from package.json
+        ("import json\nV = json.load(open('package.json'))['version']\n", 4),
+        (
+            "import json, os\ndef read(name):\n"
+            "    with open(os.path.join(os.path.dirname(__file__), name)) as f:\n"
+            "        return f.read()\n"
+            "V = json.loads(read('package.json'))['version']\n",
+            7,
+        ),
+        (
+            "import json\nwith open('package.json') as f:\n    meta = json.load(f)\n"
+            "V = meta['version']\n",
+            6,
+        ),
+    ],
+)
+def test_a_version_read_from_package_json_is_judged(setup: str, line: int) -> None:
+    """`1.0.0-SNAPSHOT` is no PEP 440 version (SP005): sapper reads it out of package.json,
+    through `json.load`, `json.loads` and `with open(...) as f` in setup.py's functions."""
+    source = setup + "from setuptools import setup\nsetup(name='ext', version=V)\n"
+    found = [
+        f
+        for f in check({"setup.py": source, "package.json": PACKAGE_JSON}).findings
+        if f.code == "SP005"
+    ]
+    assert [f.line for f in found] == [line]
+
+
+def test_requirements_read_with_open_as_f_are_judged() -> None:
+    source = (
+        "from setuptools import setup\nwith open('requirements.txt') as f:\n"
+        "    reqs = f.read().splitlines()\nsetup(name='p', install_requires=reqs)\n"
+    )
+    found = check({"setup.py": source, "requirements.txt": "six\nopencv-python>=3.\n"})
+    assert [f.code for f in found.findings if f.code == "SP006"] == ["SP006"]

@@ -10,7 +10,16 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any, Final
 
-__all__ = ["UNKNOWN", "dotted", "func_name", "read_path", "resolve", "resolve_call", "writes"]
+__all__ = [
+    "UNKNOWN",
+    "dotted",
+    "func_name",
+    "json_value",
+    "read_path",
+    "resolve",
+    "resolve_call",
+    "writes",
+]
 
 
 class _Unknown:
@@ -179,6 +188,15 @@ def resolve_call(
                 if isinstance(inner, ast.Call) and func_name(inner.func) in {"Path", "PurePath"}:
                     path = _path(inner.args[0], consts, depth + 1) if inner.args else None
             return _read(path, files)
+    if name in {"loads", "load"} and dotted(node.func) in {"json.loads", "json.load"}:
+        # package.json's name and version (jupyter extensions, daff): parsed as Python does
+        if len(node.args) != 1 or node.keywords:
+            return UNKNOWN
+        if name == "loads":
+            text = resolve(node.args[0], consts, files, depth + 1)
+        else:
+            text = _opened(node.args[0], consts, files, depth + 1)
+        return json_value(text)
     if name in {"set", "frozenset"} and len(node.args) <= 1 and not node.keywords:
         items = resolve(node.args[0], consts, files, depth + 1) if node.args else []
         return set(items) if isinstance(items, list | set) else UNKNOWN
@@ -193,12 +211,26 @@ def resolve_call(
     return UNKNOWN
 
 
+def json_value(text: Any) -> Any:
+    """The value of a JSON document, when ``text`` is one; UNKNOWN otherwise."""
+    import json
+
+    if not isinstance(text, str):
+        return UNKNOWN
+    try:
+        return json.loads(text)
+    except ValueError:
+        return UNKNOWN
+
+
 def _opened(
     node: ast.expr, consts: Mapping[str, ast.expr], files: Mapping[str, bytes], depth: int
 ) -> Any:
     """The text of a file opened for reading in text mode (the calls :func:`read_path`
     knows whose method is ``open``), decoded with the ``encoding`` and ``errors`` the call
     gives (UTF-8 when it gives none: the locale of a build, assumed UTF-8)."""
+    if isinstance(node, ast.Name) and node.id in consts:
+        node = consts[node.id]  # `with open(p) as f: f.read()`
     if not isinstance(node, ast.Call) or func_name(node.func) != "open":
         return UNKNOWN
     path = read_path(node, consts)

@@ -25,7 +25,7 @@ import ast
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from ._exprs import UNKNOWN, dotted, func_name, resolve, resolve_call
+from ._exprs import UNKNOWN, dotted, func_name, json_value, resolve, resolve_call
 from ._reqs import requirement_lines, requirement_problem, specifier_problem, version_problem
 from ._slots import (
     UNKNOWN_SLOT,
@@ -124,7 +124,14 @@ class Run(Conditions):
             self._body(stmt.orelse, env, outer)
         elif isinstance(stmt, ast.With | ast.AsyncWith):
             for item in stmt.items:
-                if item.optional_vars is not None:
+                if isinstance(item.optional_vars, ast.Name) and isinstance(
+                    item.context_expr, ast.Call
+                ):
+                    # `with open(p) as f`: f stands for the call, so `f.read()` reads p
+                    self._scope_of(item.optional_vars.id, env, outer)[item.optional_vars.id] = Slot(
+                        UNKNOWN, item.context_expr
+                    )
+                elif item.optional_vars is not None:
                     self._unbind(item.optional_vars, env)
             self._body(stmt.body, env, outer)
         elif isinstance(stmt, _TRY):
@@ -464,6 +471,8 @@ class Run(Conditions):
                 found_item = next((i for i in base.items if i.key == key), None)
                 if found_item is not None:
                     return Slot(found_item.value, found_item.node)
+            elif isinstance(base.value, dict) and isinstance(key, str) and key in base.value:
+                return Slot(base.value[key], node)  # a parsed JSON document's member
             return Slot(UNKNOWN, node)
         if isinstance(node, ast.Call):
             return self._call(node, env, outer)
@@ -521,10 +530,15 @@ class Run(Conditions):
                 self.eval(arg, env, outer)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
             self.eval(func.value, env, outer)  # make().get(...): make() runs
-        return Slot(
-            resolve_call(node, _Lookup(self, env, outer), self.files, 0),
-            node,
-        )
+        if dotted(func) == "json.loads" and len(node.args) == 1 and not node.keywords:
+            # its text may come from a function setup.py defines (daff: read("package.json"))
+            value = json_value(self.eval(node.args[0], env, outer).value)
+        else:
+            value = resolve_call(node, _Lookup(self, env, outer), self.files, 0)
+        if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            # json.load(...): a dict whose members setup.py reads by subscript
+            return dict_slot((Item(k, v, node) for k, v in value.items()), node)
+        return Slot(value, node)
 
     def _run_function(
         self,

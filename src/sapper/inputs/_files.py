@@ -83,7 +83,7 @@ class ProjectFiles:
 # --------------------------------------------------------------------------- wanted files
 
 _TOP_LEVEL_WANTED: Final = frozenset(
-    {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO", "MANIFEST.in"}
+    {"setup.cfg", "setup.py", "pyproject.toml", "PKG-INFO", "MANIFEST.in", "package.json"}
 )
 _WANTED_SUFFIXES: Final = frozenset({"py", "cfg", "toml", "txt", "rst", "md"})
 _MAX_WANTED_DEPTH: Final = 3
@@ -93,8 +93,9 @@ _SCM_METADATA: Final = (".egg-info/scm_file_list.json", ".egg-info/scm_version.j
 def default_wanted(path: str) -> bool:
     """Tell whether sapper's rules may need the file at ``path`` (relative to the project root).
 
-    These are the top-level ``setup.cfg``, ``setup.py``, ``pyproject.toml``, ``PKG-INFO`` and
-    ``MANIFEST.in``, and every ``*.py``, ``*.cfg``, ``*.toml``, ``*.txt``, ``*.rst`` and
+    These are the top-level ``setup.cfg``, ``setup.py``, ``pyproject.toml``, ``PKG-INFO``,
+    ``MANIFEST.in`` and ``package.json`` (whose name and version a setup.py may read with
+    ``json.load``), and every ``*.py``, ``*.cfg``, ``*.toml``, ``*.txt``, ``*.rst`` and
     ``*.md`` file at most three directory levels below the root (rules resolve ``file:`` and
     ``attr:`` directives and imports from them), and the ``NAME.egg-info/scm_file_list.json``
     and ``scm_version.json`` that setuptools-scm 10 writes into sdists. The readers add the
