@@ -7,8 +7,10 @@ functions setup.py calls, dicts built by literal, ``dict(...)``, subscript assig
 ``setup()`` called inside a function (``main()`` under ``if __name__ == "__main__"``).
 Branches decided on the target are taken or skipped; the others are both followed and a
 name bound differently in them is ``UNKNOWN``. Values are literals, and reads of files
-shipped in the tree (``open(path).read()``, ``Path(path).read_text()``, ``.splitlines()``,
-``.strip()``); anything else is ``UNKNOWN``. Requirement lists are split like setuptools'
+shipped in the tree (``open(path).read()``, ``with open(path) as f: f.read()``,
+``Path(path).read_text()``, ``.splitlines()``, ``.strip()``, and ``json.load``/``json.loads``
+of such a text, whose members are read by subscript: package.json's version); anything
+else is ``UNKNOWN``. Requirement lists are split like setuptools'
 ``_reqs.parse_strings`` (lines, ``#`` comments, backslash continuations) and checked with
 ``packaging``, as setuptools >= 67 (and, before 70.1, the ``wheel`` package pip installs
 next to it) does.
