@@ -681,25 +681,7 @@ _EXIT_CALLS: Final = frozenset({"sys.exit", "exit", "quit", "os._exit"})
 _REBINDING_CALLS: Final = frozenset({"exec", "execfile", "eval"})
 #: Calls that do not change the dicts they are given.
 _PURE: Final = frozenset(
-    {
-        "setup",
-        "dict",
-        "list",
-        "tuple",
-        "set",
-        "frozenset",
-        "sorted",
-        "len",
-        "print",
-        "str",
-        "repr",
-        "isinstance",
-        "bool",
-        "copy",
-        "deepcopy",
-        "dumps",
-        "join",
-        "format",
-    }
-)
+    {"setup", "dict", "list", "tuple", "set", "frozenset", "sorted", "len", "print", "str",
+     "repr", "isinstance", "bool", "copy", "deepcopy", "dumps", "join", "format"}
+)  # fmt: skip
 _READERS: Final = frozenset({"get", "keys", "values", "items", "copy", "count", "index", "format"})
